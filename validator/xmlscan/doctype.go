@@ -1,0 +1,464 @@
+package xmlscan
+
+import (
+	"bytes"
+	"io"
+)
+
+// doctype parses a document type declaration at s.r (production [28]):
+//
+//	'<!DOCTYPE' S Name (S ExternalID)? S? ('[' intSubset ']' S?)? '>'
+//
+// The internal subset is checked for its overall structure (declarations,
+// quoted literals, comments, PIs, parameter-entity references) and the names
+// of general entities are recorded; content models and attribute-list
+// declarations are only scanned, and nothing is ever expanded.
+func (s *Scanner) doctype() error {
+	const what = "DOCTYPE"
+	switch {
+	case s.seenDTD:
+		return s.errAt(s.r, "second DOCTYPE declaration")
+	case s.seenRoot:
+		return s.errAt(s.r, "DOCTYPE declaration inside or after the root element")
+	}
+	b := s.buf[:s.w]
+	i := s.r + 9
+	if i >= len(b) {
+		return s.short(i, what)
+	}
+	if !isSpace(b[i]) {
+		return s.errAt(i, "missing whitespace after <!DOCTYPE")
+	}
+	i = skipSpace(b, i)
+	end, more := scanName(b, i)
+	if more && s.rerr != io.EOF {
+		return errShort
+	}
+	if end == i {
+		return s.charErr(i, "DOCTYPE (expected the root element name)")
+	}
+	i = end
+	ws := i
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return s.short(i, what)
+	}
+	if b[i] == 'S' || b[i] == 'P' {
+		if ws == i {
+			return s.errAt(i, "missing whitespace before the external ID in DOCTYPE")
+		}
+		var err error
+		if i, err = s.externalID(b, i, false); err != nil {
+			return err
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return s.short(i, what)
+		}
+	}
+	var ents []string
+	if b[i] == '[' {
+		var err error
+		if i, ents, err = s.intSubset(b, i+1); err != nil {
+			return err
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return s.short(i, what)
+		}
+	}
+	if b[i] != '>' {
+		return s.charErr(i, what)
+	}
+	data, err := s.chars(s.r+9, i, what)
+	if err != nil {
+		return err
+	}
+	s.seenDTD = true
+	if len(ents) > 0 {
+		s.entities = make(map[string]bool, len(ents))
+		for _, e := range ents {
+			s.entities[e] = true
+		}
+	}
+	s.tok.Kind = Doctype
+	s.tok.Data = data
+	s.finish(i + 1)
+	return nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// keyword reports whether b[i:] starts with kw; short is set when b ends
+// before it can tell.
+func keyword(b []byte, i int, kw string) (ok, short bool) {
+	n := min(len(b)-i, len(kw))
+	if string(b[i:i+n]) != kw[:n] {
+		return false, false
+	}
+	return n == len(kw), n < len(kw)
+}
+
+// externalID parses 'SYSTEM' S SystemLiteral | 'PUBLIC' S PubidLiteral
+// (S SystemLiteral)? at b[i]. The system literal is optional only in a
+// NOTATION declaration (optSystem).
+func (s *Scanner) externalID(b []byte, i int, optSystem bool) (int, error) {
+	const what = "external ID"
+	pub := false
+	if ok, sh := keyword(b, i, "SYSTEM"); sh {
+		return 0, s.short(len(b), what)
+	} else if !ok {
+		ok, sh = keyword(b, i, "PUBLIC")
+		if sh {
+			return 0, s.short(len(b), what)
+		}
+		if !ok {
+			return 0, s.errAt(i, "expected SYSTEM or PUBLIC")
+		}
+		pub = true
+	}
+	i += 6
+	if i >= len(b) {
+		return 0, s.short(i, what)
+	}
+	if !isSpace(b[i]) {
+		return 0, s.errAt(i, "missing whitespace after %s", b[i-6:i])
+	}
+	i = skipSpace(b, i)
+	if pub {
+		end, err := s.literal(b, i, true)
+		if err != nil {
+			return 0, err
+		}
+		ws := end
+		i = skipSpace(b, end)
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		if b[i] != '"' && b[i] != '\'' {
+			if optSystem {
+				return ws, nil
+			}
+			return 0, s.errAt(i, "expected the system literal after the public ID")
+		}
+		if ws == i {
+			return 0, s.errAt(i, "missing whitespace before the system literal")
+		}
+	}
+	return s.literal(b, i, false)
+}
+
+// literal parses a quoted SystemLiteral or PubidLiteral at b[i].
+func (s *Scanner) literal(b []byte, i int, pubid bool) (int, error) {
+	if i >= len(b) {
+		return 0, s.short(i, "literal")
+	}
+	q := b[i]
+	if q != '"' && q != '\'' {
+		return 0, s.errAt(i, "expected a quoted literal")
+	}
+	j := bytes.IndexByte(b[i+1:], q)
+	if j < 0 {
+		return 0, s.short(len(b), "literal")
+	}
+	end := i + 1 + j
+	if pubid {
+		for k := i + 1; k < end; k++ {
+			if !isPubidChar(b[k]) {
+				return 0, s.charErr(k, "public ID")
+			}
+		}
+	}
+	return end + 1, nil
+}
+
+// isPubidChar implements production [13].
+func isPubidChar(c byte) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	}
+	switch c {
+	case ' ', '\r', '\n', '-', '\'', '(', ')', '+', ',', '.', '/', ':', '=', '?', ';', '!', '*', '#', '@', '$', '_', '%':
+		return true
+	}
+	return false
+}
+
+// intSubset parses the internal subset starting at b[i] up to and including
+// its closing ']'. It returns the names of declared general entities.
+func (s *Scanner) intSubset(b []byte, i int) (int, []string, error) {
+	const what = "DOCTYPE internal subset"
+	var ents []string
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, nil, s.short(i, what)
+		}
+		switch b[i] {
+		case ']':
+			return i + 1, ents, nil
+		case '%':
+			end, err := s.entityRef(b, i, what)
+			if err != nil {
+				return 0, nil, err
+			}
+			i = end
+			continue
+		case '<':
+		default:
+			return 0, nil, s.charErr(i, what)
+		}
+		if i+1 >= len(b) {
+			return 0, nil, s.short(i+1, what)
+		}
+		if b[i+1] == '?' {
+			_, _, end, err := s.scanPI(s.r, i)
+			if err != nil {
+				return 0, nil, err
+			}
+			i = end
+			continue
+		}
+		if ok, sh := keyword(b, i, "<!--"); sh {
+			return 0, nil, s.short(len(b), what)
+		} else if ok {
+			end, err := s.scanComment(s.r, i)
+			if err != nil {
+				return 0, nil, err
+			}
+			i = end
+			continue
+		}
+		kind := ""
+		for _, kw := range [...]string{"<!ENTITY", "<!ELEMENT", "<!ATTLIST", "<!NOTATION"} {
+			ok, sh := keyword(b, i, kw)
+			if sh {
+				return 0, nil, s.short(len(b), what)
+			}
+			if ok {
+				kind = kw[2:]
+				break
+			}
+		}
+		if kind == "" {
+			return 0, nil, s.errAt(i, "unexpected markup in the DOCTYPE internal subset")
+		}
+		i += 2 + len(kind)
+		if i >= len(b) {
+			return 0, nil, s.short(i, what)
+		}
+		if !isSpace(b[i]) {
+			return 0, nil, s.errAt(i, "missing whitespace after <!%s", kind)
+		}
+		i = skipSpace(b, i)
+		if kind == "ENTITY" {
+			end, name, err := s.entityDecl(b, i)
+			if err != nil {
+				return 0, nil, err
+			}
+			if name != "" {
+				ents = append(ents, name)
+			}
+			i = end
+			continue
+		}
+		end, more := scanName(b, i)
+		if more && s.rerr != io.EOF {
+			return 0, nil, errShort
+		}
+		if end == i {
+			return 0, nil, s.charErr(i, kind+" declaration (expected a name)")
+		}
+		i = end
+		if kind == "NOTATION" {
+			ws := i
+			i = skipSpace(b, i)
+			if ws == i {
+				if i >= len(b) {
+					return 0, nil, s.short(i, what)
+				}
+				return 0, nil, s.errAt(i, "missing whitespace in NOTATION declaration")
+			}
+			end, err := s.externalID(b, i, true)
+			if err != nil {
+				return 0, nil, err
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) {
+				return 0, nil, s.short(i, what)
+			}
+			if b[i] != '>' {
+				return 0, nil, s.charErr(i, "NOTATION declaration")
+			}
+			i++
+			continue
+		}
+		// ELEMENT and ATTLIST: scan to '>' outside quoted literals.
+		for {
+			if i >= len(b) {
+				return 0, nil, s.short(i, what)
+			}
+			c := b[i]
+			if c == '>' {
+				i++
+				break
+			}
+			if c == '"' || c == '\'' {
+				j := bytes.IndexByte(b[i+1:], c)
+				if j < 0 {
+					return 0, nil, s.short(len(b), what)
+				}
+				if k := bytes.IndexByte(b[i+1:i+1+j], '<'); k >= 0 {
+					return 0, nil, s.errAt(i+1+k, "'<' is not allowed in an attribute default value")
+				}
+				i += j + 2
+				continue
+			}
+			if c == '<' || c == '[' || c == ']' {
+				return 0, nil, s.charErr(i, kind+" declaration")
+			}
+			i++
+		}
+	}
+}
+
+// entityRef parses a reference "&name;" or "%name;" at b[i].
+func (s *Scanner) entityRef(b []byte, i int, what string) (int, error) {
+	end, more := scanName(b, i+1)
+	if more && s.rerr != io.EOF {
+		return 0, errShort
+	}
+	if end == i+1 {
+		return 0, s.charErr(i+1, what+" (expected a name after '"+string(b[i])+"')")
+	}
+	if end >= len(b) {
+		return 0, s.short(end, what)
+	}
+	if b[end] != ';' {
+		return 0, s.errAt(i, "reference %q is not terminated by ';'", b[i:end])
+	}
+	return end + 1, nil
+}
+
+// entityDecl parses an entity declaration after "<!ENTITY" S (productions
+// [70]-[76]) and returns the name of a general entity ("" for a parameter
+// entity).
+func (s *Scanner) entityDecl(b []byte, i int) (int, string, error) {
+	const what = "ENTITY declaration"
+	pe := false
+	if i >= len(b) {
+		return 0, "", s.short(i, what)
+	}
+	if b[i] == '%' {
+		pe = true
+		i++
+		if i >= len(b) {
+			return 0, "", s.short(i, what)
+		}
+		if !isSpace(b[i]) {
+			return 0, "", s.errAt(i, "missing whitespace after '%%' in ENTITY declaration")
+		}
+		i = skipSpace(b, i)
+	}
+	end, more := scanName(b, i)
+	if more && s.rerr != io.EOF {
+		return 0, "", errShort
+	}
+	if end == i {
+		return 0, "", s.charErr(i, what+" (expected a name)")
+	}
+	name := string(b[i:end])
+	i = end
+	if i >= len(b) {
+		return 0, "", s.short(i, what)
+	}
+	if !isSpace(b[i]) {
+		return 0, "", s.charErr(i, what)
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, "", s.short(i, what)
+	}
+	if q := b[i]; q == '"' || q == '\'' {
+		// EntityValue: references must be well-formed; parameter-entity
+		// references are not allowed in the internal subset.
+		j := bytes.IndexByte(b[i+1:], q)
+		if j < 0 {
+			return 0, "", s.short(len(b), what)
+		}
+		vEnd := i + 1 + j
+		for k := i + 1; k < vEnd; k++ {
+			switch b[k] {
+			case '%':
+				return 0, "", s.errAt(k, "parameter-entity reference in an entity value in the internal subset")
+			case '&':
+				if k+1 < vEnd && b[k+1] == '#' {
+					if _, n, err := s.reference(b[:vEnd], k, 0, false); err != nil {
+						return 0, "", err
+					} else {
+						k += n - 1
+					}
+					continue
+				}
+				e, err := s.entityRef(b[:vEnd], k, what)
+				if err != nil {
+					return 0, "", err
+				}
+				k = e - 1
+			}
+		}
+		i = vEnd + 1
+	} else {
+		end, err := s.externalID(b, i, false)
+		if err != nil {
+			return 0, "", err
+		}
+		i = end
+		ws := i
+		i = skipSpace(b, i)
+		if ok, sh := keyword(b, i, "NDATA"); sh {
+			return 0, "", s.short(len(b), what)
+		} else if ok {
+			if pe {
+				return 0, "", s.errAt(i, "NDATA in a parameter entity declaration")
+			}
+			if ws == i {
+				return 0, "", s.errAt(i, "missing whitespace before NDATA")
+			}
+			i += 5
+			ws = i
+			i = skipSpace(b, i)
+			if ws == i {
+				if i >= len(b) {
+					return 0, "", s.short(i, what)
+				}
+				return 0, "", s.errAt(i, "missing whitespace after NDATA")
+			}
+			end, more := scanName(b, i)
+			if more && s.rerr != io.EOF {
+				return 0, "", errShort
+			}
+			if end == i {
+				return 0, "", s.charErr(i, what+" (expected a notation name)")
+			}
+			i = end
+		}
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, "", s.short(i, what)
+	}
+	if b[i] != '>' {
+		return 0, "", s.charErr(i, what)
+	}
+	if pe {
+		name = ""
+	}
+	return i + 1, name, nil
+}
