@@ -204,7 +204,7 @@ func (s *Scanner) intSubset(b []byte, i int) (int, []string, error) {
 		case ']':
 			return i + 1, ents, nil
 		case '%':
-			end, err := s.entityRef(b, i, what)
+			end, err := s.entityRef(b, i, what, false)
 			if err != nil {
 				return 0, nil, err
 			}
@@ -329,18 +329,19 @@ func (s *Scanner) intSubset(b []byte, i int) (int, []string, error) {
 }
 
 // entityRef parses a reference "&name;" or "%name;" at b[i].
-func (s *Scanner) entityRef(b []byte, i int, what string) (int, error) {
+// b ends where the input ends, or where a complete literal ends (complete).
+func (s *Scanner) entityRef(b []byte, i int, what string, complete bool) (int, error) {
 	end, more := scanName(b, i+1)
-	if more && s.rerr != io.EOF {
+	if more && !complete && s.rerr != io.EOF {
 		return 0, errShort
 	}
 	if end == i+1 {
 		return 0, s.charErr(i+1, what+" (expected a name after '"+string(b[i])+"')")
 	}
-	if end >= len(b) {
+	if end >= len(b) && !complete {
 		return 0, s.short(end, what)
 	}
-	if b[end] != ';' {
+	if end >= len(b) || b[end] != ';' {
 		return 0, s.errAt(i, "reference %q is not terminated by ';'", b[i:end])
 	}
 	return end + 1, nil
@@ -406,7 +407,7 @@ func (s *Scanner) entityDecl(b []byte, i int) (int, string, error) {
 					}
 					continue
 				}
-				e, err := s.entityRef(b[:vEnd], k, what)
+				e, err := s.entityRef(b[:vEnd], k, what, true)
 				if err != nil {
 					return 0, "", err
 				}

@@ -2,6 +2,7 @@ package xmlscan
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"unicode/utf8"
 )
@@ -38,10 +39,16 @@ func (s *Scanner) next() error {
 	s.mark()
 	t.Pos = s.posAt(s.r)
 	if s.buf[s.r] != '<' {
-		return s.textToken()
+		if err := s.textToken(); err != nil {
+			return err
+		}
+		return s.checkSize("text")
 	}
 	for {
 		err := s.markup()
+		if err == nil {
+			return s.checkSize("markup")
+		}
 		if err != errShort {
 			return err
 		}
@@ -54,6 +61,15 @@ func (s *Scanner) next() error {
 			}
 		}
 	}
+}
+
+// checkSize enforces MaxTokenBytes on a token that fitted in the buffer
+// (the buffer has a little slack above the limit).
+func (s *Scanner) checkSize(what string) error {
+	if n := s.base + int64(s.r) - s.markOff; n > int64(s.lim.MaxTokenBytes) {
+		return &SyntaxError{Pos: s.tok.Pos, Msg: fmt.Sprintf("%s larger than %d bytes", what, s.lim.MaxTokenBytes)}
+	}
+	return nil
 }
 
 // atEOF checks the document is complete at the end of the input.
@@ -106,7 +122,11 @@ func (s *Scanner) markup() error {
 				return s.short(s.r+len(b), "markup")
 			}
 		}
-		return s.errAt(s.r, "unexpected %q: expected a comment, CDATA section or DOCTYPE", b[:min(len(b), 9)])
+		end, more := scanName(b, 2)
+		if more && s.rerr != io.EOF {
+			return errShort
+		}
+		return s.errAt(s.r, "unexpected %q: expected a comment, CDATA section or DOCTYPE", b[:max(end, 3)])
 	}
 	return s.startTag()
 }
