@@ -1,0 +1,65 @@
+package validator
+
+import (
+	"fmt"
+
+	"github.com/rscheck/rscheck/validator/xmlscan"
+)
+
+// Pass is a rule's view of one document being validated. The driver
+// creates one Pass per rule and document, after the header is read.
+type Pass struct {
+	// Doc describes the document: root, kind, document-level metadata.
+	Doc *Doc
+
+	rule    *Rule
+	run     *run
+	onEntry []func(*Entry)
+	onEnd   []func(Stats)
+}
+
+// Rule returns the rule the pass runs.
+func (p *Pass) Rule() *Rule { return p.rule }
+
+// OnEntry registers fn to be called for every <url> (or <sitemap>) entry,
+// in document order, once the entry's end tag has been read. A rule may
+// register several handlers; they run in registration order.
+func (p *Pass) OnEntry(fn func(e *Entry)) { p.onEntry = append(p.onEntry, fn) }
+
+// OnEnd registers fn to be called once the whole document has been read.
+// It is not called when the document is not well-formed.
+func (p *Pass) OnEnd(fn func(s Stats)) { p.onEnd = append(p.onEnd, fn) }
+
+// Reportf reports a finding located at element el (the document as a whole
+// when el is nil).
+func (p *Pass) Reportf(el *Element, format string, args ...any) {
+	f := p.finding(format, args)
+	if el != nil {
+		f.Line, f.Column, f.Path = el.Pos.Line, el.Pos.Col, el.Path()
+	}
+	p.run.add(f)
+}
+
+// ReportAttrf reports a finding located at attribute a of element el.
+func (p *Pass) ReportAttrf(el *Element, a *xmlscan.Attr, format string, args ...any) {
+	f := p.finding(format, args)
+	f.Line, f.Column, f.Path = a.Pos.Line, a.Pos.Col, el.AttrPath(a)
+	p.run.add(f)
+}
+
+// ReportTextf reports a finding located at the text content of el.
+func (p *Pass) ReportTextf(el *Element, format string, args ...any) {
+	f := p.finding(format, args)
+	f.Line, f.Column, f.Path = el.TextPos.Line, el.TextPos.Col, el.Path()
+	p.run.add(f)
+}
+
+func (p *Pass) finding(format string, args []any) Finding {
+	return Finding{
+		Rule:     p.rule.ID,
+		Severity: p.rule.Severity,
+		Message:  fmt.Sprintf(format, args...),
+		Spec:     p.rule.Spec.Label(),
+		SpecURL:  p.rule.Spec.URL(),
+	}
+}

@@ -1,0 +1,518 @@
+package validator
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/rscheck/rscheck/validator/xmlscan"
+)
+
+// Options configure Validate. The zero value validates against the
+// ResourceSync 1.1 schemas and runs every rule.
+type Options struct {
+	// RSVersion selects the ResourceSync schema: "1.1" (default), "1.0"
+	// or "0.9.1".
+	RSVersion string
+	// ExtraSchemas are additional XSD documents, for foreign namespaces
+	// such as xhtml:link or the image and video sitemap extensions. Each
+	// is a location (for messages and relative imports) and its bytes.
+	ExtraSchemas []SchemaFile
+	// NoSchema skips the XSD step.
+	NoSchema bool
+	// SchemaOnly reports only XML and XSD findings, no ResourceSync rules.
+	SchemaOnly bool
+	// Rules to run; nil means all of Rules().
+	Rules []*Rule
+	// MaxFindingsPerRule caps the findings kept per rule, so that a
+	// systematic defect in a 50,000-entry document yields a readable
+	// report; the rest are counted in Report.Suppressed. Zero means 1000;
+	// a negative value means no cap.
+	MaxFindingsPerRule int
+	// MaxBytes bounds the (decompressed) bytes read. Zero means 1 GiB.
+	MaxBytes int64
+}
+
+// SchemaFile is an XSD document given by the user.
+type SchemaFile struct {
+	Location string
+	Data     []byte
+}
+
+// Report is the result of validating one document.
+type Report struct {
+	// Source names the document (file name or URL), as given by the caller.
+	Source string `json:"source"`
+	// Kind is the detected document kind.
+	Kind Kind `json:"kind"`
+	// Capability is the document-level capability value, if any.
+	Capability string `json:"capability,omitempty"`
+	// RSVersion is the ResourceSync schema version validated against.
+	RSVersion string `json:"rsVersion"`
+	// Entries is the number of <url>/<sitemap> entries.
+	Entries int `json:"entries"`
+	// Bytes is the uncompressed size read.
+	Bytes int64 `json:"bytes"`
+	// Findings, sorted by position.
+	Findings []Finding `json:"findings"`
+	// Suppressed counts, per rule ID, findings beyond MaxFindingsPerRule.
+	Suppressed map[string]int `json:"suppressed,omitempty"`
+	// Counts by severity, suppressed findings included.
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// Valid reports whether the document has no error finding.
+func (r *Report) Valid() bool { return r.Errors == 0 }
+
+// Validate reads one document from r and returns its report. Problems with
+// the document itself, including not being XML at all, are findings. The
+// error is non-nil only when reading fails, ctx is cancelled or the
+// options are invalid. A gzip-compressed input is decompressed.
+func Validate(ctx context.Context, r io.Reader, opts *Options) (*Report, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	ver := opts.RSVersion
+	if ver == "" {
+		ver = DefaultRSVersion
+	}
+	rn := &run{
+		ctx:      ctx,
+		opts:     opts,
+		maxPer:   opts.MaxFindingsPerRule,
+		perRule:  map[string]int{},
+		report:   &Report{RSVersion: ver, Kind: Unknown},
+		rules:    opts.Rules,
+		maxBytes: opts.MaxBytes,
+	}
+	if rn.maxPer == 0 {
+		rn.maxPer = 1000
+	}
+	if rn.maxBytes == 0 {
+		rn.maxBytes = 1 << 30
+	}
+	if rn.rules == nil {
+		rn.rules = Rules()
+	}
+	if opts.SchemaOnly {
+		rn.rules = nil
+	}
+	var schema schemaStep
+	if !opts.NoSchema {
+		var err error
+		if schema, err = schemaFor(ver, opts.ExtraSchemas); err != nil {
+			return nil, err
+		}
+	}
+	if err := rn.read(r, schema); err != nil {
+		return nil, err
+	}
+	return rn.finish(), nil
+}
+
+// schemaStep builds the XSD checker of one document.
+type schemaStep func(sc *xmlscan.Scanner, report func(Finding)) tokenChecker
+
+// tokenChecker sees every token of a document (the XSD step).
+type tokenChecker interface {
+	Token(t *xmlscan.Token)
+	Close()
+}
+
+// run is the state of one validation.
+type run struct {
+	ctx      context.Context
+	opts     *Options
+	rules    []*Rule
+	maxPer   int
+	maxBytes int64
+	perRule  map[string]int
+	report   *Report
+	findings []Finding
+
+	// document model
+	doc        Doc
+	headerDone bool
+	passes     []*Pass
+	entry      Entry
+	inEntry    bool
+	capture    *Element // leaf element whose text is being collected
+	text       []byte
+	lastTok    xmlscan.Pos
+}
+
+// add records a finding, honouring the per-rule cap.
+func (rn *run) add(f Finding) {
+	switch f.Severity {
+	case Error:
+		rn.report.Errors++
+	case Warning:
+		rn.report.Warnings++
+	case Info:
+		rn.report.Infos++
+	}
+	if rn.maxPer > 0 && rn.perRule[f.Rule] >= rn.maxPer {
+		if rn.report.Suppressed == nil {
+			rn.report.Suppressed = map[string]int{}
+		}
+		rn.report.Suppressed[f.Rule]++
+		return
+	}
+	rn.perRule[f.Rule]++
+	rn.findings = append(rn.findings, f)
+}
+
+// read scans the document once, feeding every token to the XSD step and
+// to the document model that drives the rules.
+func (rn *run) read(r io.Reader, schema schemaStep) error {
+	counter := &countingReader{r: r, max: rn.maxBytes}
+	br := bufio.NewReaderSize(counter, 64<<10)
+	head, _ := br.Peek(512)
+	var in io.Reader = br
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			rn.add(xmlFinding(ruleNotXML, 0, 0, "the input looks gzip-compressed but cannot be decompressed: "+err.Error()))
+			return nil
+		}
+		dc := &countingReader{r: zr, max: rn.maxBytes}
+		counter = dc
+		br = bufio.NewReaderSize(dc, 64<<10)
+		head, _ = br.Peek(512)
+		in = br
+	}
+	if msg := sniffNotXML(head); msg != "" {
+		if err := counter.err; err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		rn.add(xmlFinding(ruleNotXML, 1, 1, msg))
+		return nil
+	}
+	sc := xmlscan.NewScanner(in)
+	var xsdc tokenChecker
+	if schema != nil {
+		xsdc = schema(sc, rn.add)
+	}
+	for n := 0; ; n++ {
+		if n&4095 == 0 {
+			if err := rn.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		tok, err := sc.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if counter.err != nil && !errors.Is(counter.err, io.EOF) {
+				if errors.Is(counter.err, errTooLarge) {
+					rn.add(xmlFinding(ruleNotXML, rn.lastTok.Line, rn.lastTok.Col, fmt.Sprintf("the document is larger than %d bytes; validation stopped there", rn.maxBytes)))
+					rn.report.Bytes = counter.n
+					return nil
+				}
+				return counter.err
+			}
+			var se *xmlscan.SyntaxError
+			if errors.As(err, &se) {
+				rn.add(xmlFinding(ruleWellFormed, se.Pos.Line, se.Pos.Col, se.Msg))
+				rn.report.Bytes = counter.n
+				return nil
+			}
+			return err
+		}
+		rn.lastTok = tok.Pos
+		if xsdc != nil {
+			xsdc.Token(tok)
+		}
+		rn.token(sc, tok)
+	}
+	if xsdc != nil {
+		xsdc.Close()
+	}
+	rn.report.Bytes = counter.n
+	rn.endDocument()
+	return nil
+}
+
+// token updates the document model with one token.
+func (rn *run) token(sc *xmlscan.Scanner, t *xmlscan.Token) {
+	switch t.Kind {
+	case xmlscan.StartElement:
+		rn.start(sc, t)
+	case xmlscan.EndElement:
+		rn.end(t)
+	case xmlscan.Text:
+		if rn.capture != nil {
+			if len(rn.text) == 0 && rn.capture.Text == "" {
+				rn.capture.TextPos = t.Pos
+			}
+			rn.text = append(rn.text, t.Data...)
+		}
+	case xmlscan.Doctype:
+		rn.doc.Doctype = &Element{Name: xmlscan.Name{Local: "!DOCTYPE"}, Pos: t.Pos}
+	}
+}
+
+func (rn *run) start(sc *xmlscan.Scanner, t *xmlscan.Token) {
+	switch t.Depth {
+	case 1:
+		rn.doc.Root = Element{Name: t.Name, Pos: t.Pos, Attrs: append([]xmlscan.Attr(nil), t.Attrs...)}
+		_, rn.doc.Encoding, _, _ = sc.XMLDecl()
+		rn.doc.IsIndex = t.Name.Local == "sitemapindex"
+	case 2:
+		switch {
+		case isEntry(t.Name):
+			rn.header()
+			rn.entry.reset()
+			rn.entry.N++
+			rn.entry.Element = Element{Name: t.Name, Pos: t.Pos, parent: &rn.doc.Root, index: rn.entry.N}
+			rn.inEntry = true
+		case t.Name.Space == RSNS && (t.Name.Local == "md" || t.Name.Local == "ln"):
+			el := &Element{Name: t.Name, Pos: t.Pos, Attrs: append([]xmlscan.Attr(nil), t.Attrs...), parent: &rn.doc.Root}
+			if rn.headerDone {
+				return // after the entries: the XSD step reports the misplacement
+			}
+			if t.Name.Local == "md" {
+				rn.doc.MDs++
+				el.index = rn.doc.MDs
+				if rn.doc.MD == nil {
+					rn.doc.MD = el
+				}
+			} else {
+				el.index = len(rn.doc.Links) + 1
+				rn.doc.Links = append(rn.doc.Links, el)
+			}
+		case looksLikeRS(t.Name):
+			rn.doc.ForeignRS = append(rn.doc.ForeignRS, &Element{Name: t.Name, Pos: t.Pos, parent: &rn.doc.Root, index: 1})
+		}
+	case 3:
+		if !rn.inEntry {
+			return
+		}
+		e := &rn.entry
+		switch {
+		case t.Name.Space == SitemapNS:
+			var slot **Element
+			switch t.Name.Local {
+			case "loc":
+				slot = &e.Loc
+			case "lastmod":
+				slot = &e.Lastmod
+			case "changefreq":
+				slot = &e.Changefreq
+			case "priority":
+				slot = &e.Priority
+			default:
+				return
+			}
+			if *slot != nil {
+				return // a duplicate: the XSD step reports it
+			}
+			el := e.child()
+			el.Name, el.Pos, el.parent = t.Name, t.Pos, &e.Element
+			el.TextPos = t.End
+			*slot = el
+			rn.capture = el
+			rn.text = rn.text[:0]
+		case t.Name.Space == RSNS && t.Name.Local == "md":
+			e.MDs++
+			el := e.child()
+			el.Name, el.Pos, el.parent, el.index = t.Name, t.Pos, &e.Element, e.MDs
+			el.Attrs = append(el.Attrs, t.Attrs...)
+			if e.MD == nil {
+				e.MD = el
+			}
+		case t.Name.Space == RSNS && t.Name.Local == "ln":
+			el := e.child()
+			el.Name, el.Pos, el.parent, el.index = t.Name, t.Pos, &e.Element, len(e.Links)+1
+			el.Attrs = append(el.Attrs, t.Attrs...)
+			e.Links = append(e.Links, el)
+		case looksLikeRS(t.Name):
+			el := &Element{Name: t.Name, Pos: t.Pos, parent: &Element{Name: e.Name, Pos: e.Pos, parent: &rn.doc.Root, index: e.N}, index: 1}
+			rn.doc.ForeignRS = append(rn.doc.ForeignRS, el)
+		}
+	}
+}
+
+func (rn *run) end(t *xmlscan.Token) {
+	switch t.Depth {
+	case 1:
+		rn.header()
+	case 2:
+		if rn.inEntry && isEntry(t.Name) {
+			rn.inEntry = false
+			for _, p := range rn.passes {
+				for _, fn := range p.onEntry {
+					fn(&rn.entry)
+				}
+			}
+		}
+	case 3:
+		if rn.capture != nil {
+			rn.capture.Text = string(rn.text)
+			rn.capture = nil
+		}
+	}
+}
+
+// isEntry reports whether an element at depth 2 is a Sitemap entry.
+func isEntry(n xmlscan.Name) bool {
+	return n.Space == SitemapNS && (n.Local == "url" || n.Local == "sitemap")
+}
+
+// looksLikeRS reports whether n is an md or ln element in a namespace that
+// resembles, but is not, the ResourceSync namespace.
+func looksLikeRS(n xmlscan.Name) bool {
+	return (n.Local == "md" || n.Local == "ln") && n.Space != RSNS && strings.Contains(n.Space, "openarchives.org/rs")
+}
+
+// header completes the document model's header, detects the kind and
+// starts the rules. It runs once, at the first entry or at the root's end.
+func (rn *run) header() {
+	if rn.headerDone {
+		return
+	}
+	rn.headerDone = true
+	d := &rn.doc
+	d.Kind = detectKind(d)
+	rn.report.Kind = d.Kind
+	rn.report.Capability = d.Capability
+	for _, r := range rn.rules {
+		if r.Run == nil {
+			continue
+		}
+		p := &Pass{Doc: d, rule: r, run: rn}
+		r.Run(p)
+		if len(p.onEntry) > 0 || len(p.onEnd) > 0 {
+			rn.passes = append(rn.passes, p)
+		}
+	}
+}
+
+// detectKind classifies the document from its root and document-level rs:md.
+func detectKind(d *Doc) Kind {
+	if d.Root.Name.Space != SitemapNS || (d.Root.Name.Local != "urlset" && d.Root.Name.Local != "sitemapindex") {
+		return Unknown
+	}
+	if d.MD == nil {
+		if d.IsIndex {
+			return SitemapIndex
+		}
+		return Sitemap
+	}
+	d.Capability = strings.TrimSpace(d.MD.Value("capability"))
+	c := Capabilities[d.Capability]
+	if c == nil {
+		return UnknownCapability
+	}
+	d.Cap = c
+	if d.IsIndex && c.Index != "" {
+		return c.Index
+	}
+	return c.List
+}
+
+func (rn *run) endDocument() {
+	rn.header()
+	st := Stats{Entries: rn.entry.N, Bytes: rn.report.Bytes}
+	rn.report.Entries = st.Entries
+	for _, p := range rn.passes {
+		for _, fn := range p.onEnd {
+			fn(st)
+		}
+	}
+}
+
+// finish sorts the findings and completes the report.
+func (rn *run) finish() *Report {
+	r := rn.report
+	if rn.entry.N > r.Entries {
+		r.Entries = rn.entry.N
+	}
+	sort.SliceStable(rn.findings, func(i, j int) bool {
+		a, b := rn.findings[i], rn.findings[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	r.Findings = rn.findings
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	return r
+}
+
+// sniffNotXML recognises inputs that are clearly not XML documents, so that
+// the finding says what they are instead of a parser error.
+func sniffNotXML(head []byte) string {
+	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	lower := bytes.ToLower(trimmed)
+	switch {
+	case len(head) == 0:
+		return "the document is empty; a ResourceSync document is an XML Sitemap starting with <?xml … ?> and <urlset> or <sitemapindex>"
+	case len(trimmed) == 0:
+		return "the document contains only whitespace"
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return "this is a ZIP archive, not an XML document; dump packages are checked as packages (rscheck validate handles .zip files)"
+	case bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")):
+		return "this is an HTML page, not an XML Sitemap; if it advertises ResourceSync, explore it instead to follow its <link rel=\"resourcesync\">"
+	case bytes.HasPrefix(head, []byte("\xfe\xff")) || bytes.HasPrefix(head, []byte("\xff\xfe")):
+		return "" // UTF-16 with a byte order mark: let the scanner decode it
+	case bytes.IndexByte(head, 0) >= 0:
+		return "the input is binary data, not an XML document"
+	case trimmed[0] != '<':
+		return fmt.Sprintf("the input is not XML: it starts with %q instead of \"<\"", firstLine(trimmed))
+	}
+	return ""
+}
+
+func firstLine(b []byte) string {
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		b = b[:i]
+	}
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
+}
+
+var errTooLarge = errors.New("input too large")
+
+// countingReader counts the bytes read and enforces a maximum.
+type countingReader struct {
+	r   io.Reader
+	n   int64
+	max int64
+	err error
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.n >= c.max {
+		c.err = errTooLarge
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > c.max-c.n {
+		p = p[:c.max-c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// xmlFinding makes a finding of one of the XML-level rules.
+func xmlFinding(r *Rule, line, col int, msg string) Finding {
+	return Finding{Rule: r.ID, Severity: r.Severity, Message: msg, Line: line, Column: col,
+		Spec: r.Spec.Label(), SpecURL: r.Spec.URL()}
+}

@@ -1,0 +1,322 @@
+package validator
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// HashAlgorithms maps the hash algorithm tokens ResourceSync documents use
+// (the IANA "Hash Function Textual Names", as Atom Link Extensions does) to
+// the length of their hex-encoded digest.
+var HashAlgorithms = map[string]int{
+	"md2":      32,
+	"md5":      32,
+	"sha-1":    40,
+	"sha-224":  56,
+	"sha-256":  64,
+	"sha-384":  96,
+	"sha-512":  128,
+	"shake128": 64,
+	"shake256": 128,
+}
+
+// Digest is one "alg:hexdigest" item of a hash attribute.
+type Digest struct {
+	Alg string // lower case
+	Hex string // lower case
+}
+
+// HashProblem is one defect of a hash attribute value.
+type HashProblem struct {
+	// Unknown is true when the only defect is an algorithm rscheck does
+	// not know, which is a warning rather than an error.
+	Unknown bool
+	Msg     string
+}
+
+// ParseHash parses a hash attribute: a whitespace-delimited list of
+// hash values, each a hex-encoded digest preceded by the algorithm token and
+// a colon ("md5:1e0d5cb8ef6ba40c99b14c0237be735e sha-256:854f…").
+func ParseHash(v string) ([]Digest, []HashProblem) {
+	var ds []Digest
+	var ps []HashProblem
+	items := strings.Fields(v)
+	if len(items) == 0 {
+		return nil, []HashProblem{{Msg: "hash is empty; expected alg:hexdigest, e.g. md5:1e0d5cb8ef6ba40c99b14c0237be735e"}}
+	}
+	seen := map[string]bool{}
+	for _, item := range items {
+		alg, digest, ok := strings.Cut(item, ":")
+		if !ok || alg == "" {
+			ps = append(ps, HashProblem{Msg: fmt.Sprintf("hash value %q has no algorithm: expected alg:hexdigest, e.g. md5:%s", item, exampleHex(item))})
+			continue
+		}
+		lalg := strings.ToLower(alg)
+		if seen[lalg] {
+			ps = append(ps, HashProblem{Msg: fmt.Sprintf("hash algorithm %q is given twice", alg)})
+		}
+		seen[lalg] = true
+		if digest == "" {
+			ps = append(ps, HashProblem{Msg: fmt.Sprintf("hash value %q has no digest after the colon", item)})
+			continue
+		}
+		want, known := HashAlgorithms[lalg]
+		if !isHex(digest) {
+			msg := fmt.Sprintf("%s digest %q is not hex-encoded: ResourceSync requires hex digests", alg, digest)
+			if b, err := base64.StdEncoding.DecodeString(digest); err == nil && (!known || len(b)*2 == want) {
+				msg = fmt.Sprintf("%s digest %q looks base64-encoded (%d bytes); ResourceSync requires the hex encoding: %s:%x", alg, digest, len(b), lalg, b)
+			}
+			ps = append(ps, HashProblem{Msg: msg})
+			continue
+		}
+		if !known {
+			ps = append(ps, HashProblem{Unknown: true, Msg: fmt.Sprintf("hash algorithm %q is not a registered hash function name (known: md5, sha-1, sha-256, sha-384, sha-512, …)", alg)})
+		} else if len(digest) != want {
+			ps = append(ps, HashProblem{Msg: fmt.Sprintf("%s digest has %d hex digits; a %s digest has %d", alg, len(digest), lalg, want)})
+			continue
+		}
+		ds = append(ds, Digest{Alg: lalg, Hex: strings.ToLower(digest)})
+	}
+	return ds, ps
+}
+
+func exampleHex(item string) string {
+	if isHex(item) && len(item) == 32 {
+		return item
+	}
+	return "1e0d5cb8ef6ba40c99b14c0237be735e"
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// topLevelTypes are the registered top-level media types (RFC 6838 and
+// later registrations).
+var topLevelTypes = map[string]bool{
+	"application": true, "audio": true, "example": true, "font": true, "haptics": true,
+	"image": true, "message": true, "model": true, "multipart": true, "text": true, "video": true,
+}
+
+// CheckMediaType checks the syntax of a media type (RFC 6838 §4.2, with
+// optional RFC 2045 parameters). It returns a non-empty problem for a
+// syntax error, and unknownTop for a well-formed type whose top-level type
+// is not registered.
+func CheckMediaType(v string) (problem string, unknownTop bool) {
+	v = strings.TrimSpace(v)
+	full := v
+	if i := strings.IndexByte(v, ';'); i >= 0 {
+		for _, p := range strings.Split(v[i+1:], ";") {
+			name, val, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if !ok || !isToken(name) || val == "" {
+				return fmt.Sprintf("media type %q has a malformed parameter %q; expected name=value", full, strings.TrimSpace(p)), false
+			}
+		}
+		v = strings.TrimSpace(v[:i])
+	}
+	top, sub, ok := strings.Cut(v, "/")
+	if !ok {
+		return fmt.Sprintf("%q is not a media type: expected type/subtype, e.g. text/html", full), false
+	}
+	if !isRestrictedName(top) || !isRestrictedName(sub) {
+		return fmt.Sprintf("%q is not a media type: type and subtype must be 1-127 letters, digits and !#$&-^_.+ (RFC 6838)", full), false
+	}
+	return "", !topLevelTypes[strings.ToLower(top)]
+}
+
+// isRestrictedName implements RFC 6838 restricted-name.
+func isRestrictedName(s string) bool {
+	if s == "" || len(s) > 127 || !isAlnum(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && !strings.ContainsRune("!#$&-^_.+", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// isToken implements the RFC 7230 token.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// URIProblem classifies a problem with a URI.
+type URIProblem uint8
+
+// URI problems, from harmless to fatal.
+const (
+	URIOK         URIProblem = iota
+	URINonASCII              // an IRI: characters outside ASCII should be percent-encoded
+	URIRelative              // a relative reference where an absolute URI is expected
+	URINotHTTP               // absolute, but not http or https
+	URIInvalid               // not a URI at all (spaces, bad escapes, forbidden characters)
+	URIWhitespace            // leading or trailing whitespace
+)
+
+// CheckURI checks a URI reference. It reports the most serious problem and
+// a message for a person.
+func CheckURI(v string) (URIProblem, string) {
+	if v != strings.TrimSpace(v) {
+		return URIWhitespace, fmt.Sprintf("%q has leading or trailing whitespace", v)
+	}
+	if v == "" {
+		return URIInvalid, "the URI is empty"
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c <= ' ' || c == 0x7f:
+			return URIInvalid, fmt.Sprintf("%q contains a space or control character; it must be percent-encoded (%%20)", v)
+		case strings.IndexByte("<>\"{}|\\^`", c) >= 0:
+			return URIInvalid, fmt.Sprintf("%q contains %q, which is not allowed in a URI and must be percent-encoded", v, c)
+		case c == '%':
+			if i+2 >= len(v) || !isHex(v[i+1:i+3]) {
+				return URIInvalid, fmt.Sprintf("%q has a malformed percent-encoding at %q", v, v[i:min(i+3, len(v))])
+			}
+		}
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return URIInvalid, fmt.Sprintf("%q is not a valid URI: %v", v, unwrapURLError(err))
+	}
+	if !u.IsAbs() {
+		return URIRelative, fmt.Sprintf("%q is a relative reference; an absolute URI is required", v)
+	}
+	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
+		return URINotHTTP, fmt.Sprintf("%q uses the %q scheme; http or https is expected", v, u.Scheme)
+	}
+	if u.Host == "" {
+		return URIInvalid, fmt.Sprintf("%q has no host", v)
+	}
+	if !isASCII(v) {
+		return URINonASCII, fmt.Sprintf("%q contains non-ASCII characters; they should be percent-encoded as UTF-8", v)
+	}
+	return URIOK, ""
+}
+
+func unwrapURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// RegisteredRelations are the link relation types registered with IANA
+// (Link Relations registry), which ResourceSync allows besides URIs.
+var RegisteredRelations = setOf(
+	"about", "acl", "alternate", "amphtml", "api-catalog", "appendix", "apple-touch-icon",
+	"apple-touch-startup-image", "archives", "author", "blocked-by", "bookmark", "c2pa-manifest",
+	"canonical", "chapter", "cite-as", "collection", "compression-dictionary", "contents",
+	"convertedfrom", "copyright", "create-form", "current", "deprecation", "describedby",
+	"describes", "disclosure", "dns-prefetch", "duplicate", "edit", "edit-form", "edit-media",
+	"enclosure", "external", "first", "geofeed", "glossary", "help", "hosts", "hub",
+	"ice-server", "icon", "index", "intervalafter", "intervalbefore", "intervalcontains",
+	"intervaldisjoint", "intervalduring", "intervalequals", "intervalfinishedby",
+	"intervalfinishes", "intervalin", "intervalmeets", "intervalmetby", "intervaloverlappedby",
+	"intervaloverlaps", "intervalstartedby", "intervalstarts", "item", "last", "latest-version",
+	"license", "linkset", "lrdd", "manifest", "mask-icon", "me", "media-feed", "memento",
+	"micropub", "modulepreload", "monitor", "monitor-group", "next", "next-archive", "nofollow",
+	"noopener", "noreferrer", "opener", "openid2.local_id", "openid2.provider", "original",
+	"p3pv1", "payment", "pingback", "preconnect", "predecessor-version", "prefetch", "preload",
+	"prerender", "prev", "prev-archive", "preview", "previous", "privacy-policy", "profile",
+	"publication", "related", "replies", "restconf", "ruleinput", "search", "section", "self",
+	"service", "service-desc", "service-doc", "service-meta", "sip-trunking-service", "siptrunk",
+	"sponsored", "start", "status", "stylesheet", "subsection", "successor-version", "sunset",
+	"tag", "terms-of-service", "timegate", "timemap", "type", "ugc", "up", "version-history",
+	"via", "webmention", "working-copy", "working-copy-of",
+)
+
+// RelPatch is the extension relation type for links to patches (§14.4).
+const RelPatch = "http://www.openarchives.org/rs/terms/patch"
+
+// RelProblem classifies a rel value.
+type RelProblem uint8
+
+// Problems with a rel value.
+const (
+	RelOK           RelProblem = iota
+	RelUnregistered            // well-formed lowercase name that is not in the IANA registry
+	RelInvalid                 // neither a registered-style name nor an absolute URI
+)
+
+// CheckRel checks a link relation type: a registered relation name
+// (lowercase, RFC 5988 reg-rel-type) or an absolute URI (ext-rel-type).
+func CheckRel(v string) (RelProblem, string) {
+	switch {
+	case v == "":
+		return RelInvalid, "rel is empty"
+	case strings.ContainsAny(v, " \t\r\n"):
+		return RelInvalid, fmt.Sprintf("rel %q holds several words; an rs:ln has exactly one relation type", v)
+	case isRegRelType(v):
+		if RegisteredRelations[v] {
+			return RelOK, ""
+		}
+		return RelUnregistered, fmt.Sprintf("rel %q is not in the IANA Link Relations registry; use a registered type or a URI", v)
+	}
+	if u, err := url.Parse(v); err == nil && u.IsAbs() {
+		return RelOK, ""
+	}
+	msg := fmt.Sprintf("rel %q is neither a registered relation type (lowercase) nor an absolute URI", v)
+	if l := strings.ToLower(v); RegisteredRelations[l] {
+		msg = fmt.Sprintf("rel %q must be written %q: registered relation types are lowercase, and Destinations compare them exactly", v, l)
+	}
+	return RelInvalid, msg
+}
+
+// isRegRelType implements RFC 5988 reg-rel-type: LOALPHA *( LOALPHA / DIGIT / "." / "-" ).
+func isRegRelType(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// ContentCodings are the registered HTTP content codings.
+var ContentCodings = setOf("aes128gcm", "br", "compress", "dcb", "dcz", "deflate", "exi", "gzip",
+	"identity", "pack200-gzip", "x-compress", "x-gzip", "zstd")
+
+func setOf(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, s := range items {
+		m[s] = true
+	}
+	return m
+}
