@@ -138,4 +138,3 @@ func TestRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
