@@ -95,6 +95,22 @@ func (s *Scanner) advance(i int) {
 	if len(b) == 0 {
 		return
 	}
+	if len(b) <= 16 {
+		// Most spans between two positions inside a tag are a few bytes:
+		// a look at each is cheaper there than the calls below.
+		lineEnd := false
+		for _, c := range b {
+			if c <= '\r' {
+				lineEnd = true
+				break
+			}
+		}
+		if !lineEnd {
+			s.lastCR = false
+			s.ci = i
+			return
+		}
+	}
 	n := bytes.Count(b, nl)
 	last := -1
 	if n > 0 {
@@ -129,14 +145,15 @@ func (s *Scanner) advance(i int) {
 
 var nl = []byte{'\n'}
 
-// mark records the position of the token starting at s.r.
-func (s *Scanner) mark() {
+// mark records the position of the token starting at s.r, and returns it.
+func (s *Scanner) mark() Pos {
 	s.advance(s.r)
 	s.markOff = s.base + int64(s.r)
 	s.markLine = s.line
 	s.markLineStart = s.lineStart
 	s.markCR = s.lastCR
 	s.scanFrom, s.scanKey = 0, 0
+	return Pos{Offset: s.markOff, Line: s.line, Col: int(s.markOff-s.lineStart) + 1}
 }
 
 // posAt returns the position of buffer index i, which must not be before

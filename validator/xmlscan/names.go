@@ -105,7 +105,7 @@ func scanName(b []byte, i int) (end int, more bool) {
 			return i, true
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if i == start && !isNameStartRune(r) || !isNameRune(r) {
+		if r == utf8.RuneError && n == 1 || i == start && !isNameStartRune(r) || !isNameRune(r) {
 			return i, false
 		}
 		i += n

@@ -36,8 +36,7 @@ func (s *Scanner) next() error {
 		}
 		return s.atEOF()
 	}
-	s.mark()
-	t.Pos = s.posAt(s.r)
+	t.Pos = s.mark()
 	if s.buf[s.r] != '<' {
 		if err := s.textToken(); err != nil {
 			return err

@@ -60,7 +60,10 @@ func (s *Scanner) startTag() error {
 			self = true
 			break
 		}
-		if end, _ := scanName(b, i); end == i {
+		if end, more := scanName(b, i); end == i {
+			if more && s.rerr != io.EOF {
+				return errShort
+			}
 			return s.charErr(s.r+i, "start tag <"+q.full+">")
 		}
 		if ws == i {
@@ -363,7 +366,6 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 		}
 	}
 	// Positions, in document order so that the line cursor only moves on.
-	t.Pos = s.posAt(s.r)
 	ai, di := 0, 0
 	for k := range ras {
 		a := &ras[k]
