@@ -10,6 +10,7 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang/groupcache v0.0.0-20210331224755-41bb18bfe9da // indirect
 	github.com/hack-pad/safejs v0.1.0 // indirect
+	github.com/temoto/robotstxt v1.1.2 // indirect
 	github.com/terminalstatic/go-xsd-validate v0.1.8 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/text v0.43.0 // indirect

@@ -37,6 +37,22 @@ type Options struct {
 	MaxFindingsPerRule int
 	// MaxBytes bounds the (decompressed) bytes read. Zero means 1 GiB.
 	MaxBytes int64
+	// Observer, if set, sees the document model as the rules do: the
+	// explorer collects the facts of its cross-document checks with it,
+	// in the same single pass.
+	Observer Observer
+}
+
+// Observer receives the document model while a document is validated.
+// Header is called once the root's rs:md and rs:ln children are read,
+// Entry for every entry, End at the end of a well-formed document (not
+// after a well-formedness error). The *Doc stays valid after Validate
+// returns; an *Entry is valid only during the call (it is reused): copy
+// what you keep.
+type Observer interface {
+	Header(d *Doc)
+	Entry(e *Entry)
+	End(s Stats)
 }
 
 // SchemaFile is an XSD document given by the user.
@@ -354,6 +370,9 @@ func (rn *run) end(t *xmlscan.Token) {
 					fn(&rn.entry)
 				}
 			}
+			if o := rn.opts.Observer; o != nil {
+				o.Entry(&rn.entry)
+			}
 		}
 	case 3:
 		if rn.capture != nil {
@@ -385,6 +404,9 @@ func (rn *run) header() {
 	d.Kind = detectKind(d)
 	rn.report.Kind = d.Kind
 	rn.report.Capability = d.Capability
+	if o := rn.opts.Observer; o != nil {
+		o.Header(d)
+	}
 	for _, r := range rn.rules {
 		if r.Run == nil {
 			continue
@@ -428,6 +450,9 @@ func (rn *run) endDocument() {
 		for _, fn := range p.onEnd {
 			fn(st)
 		}
+	}
+	if o := rn.opts.Observer; o != nil {
+		o.End(st)
 	}
 }
 

@@ -1,0 +1,81 @@
+# rscheck: ResourceSync conformance validator and explorer.
+#
+#   make serve   build the WebAssembly app and serve the page on http://localhost:8080
+#   make test    everything CI runs: format, vet, unit, libxml2 parity, end-to-end
+#
+# Targets install the Debian packages they need (.ci/install-deps) when missing.
+
+GO       ?= go
+ADDR     ?= 127.0.0.1:8080
+FUZZTIME ?= 5m
+PARITY_FUZZTIME ?= 10m
+
+WASM     := web/static/rscheck.wasm
+WASMEXEC := web/static/wasm_exec.js
+GOSRC    := $(shell find . -name '*.go' -not -path './e2e/*' 2>/dev/null) $(wildcard schemas/*.xsd) go.mod go.sum
+
+.PHONY: all serve test check unit parity e2e wasm bench fuzz generate deps-xml deps-browser clean
+
+all: check unit wasm
+
+## serve: build the WASM app and run the static server (Ctrl-C stops it).
+serve: wasm
+	$(GO) run ./cmd/serve --addr $(ADDR)
+
+## test: the whole suite, as CI runs it (.ci/run).
+test: deps-xml deps-browser check unit parity e2e
+
+## check: formatting, vet (native, libxml2 tag, js/wasm), generated docs up to date.
+check:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet -tags libxml2 ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./validator/... ./schemas/...
+
+## unit: all Go tests (no build tags).
+unit:
+	$(GO) test -count=1 ./...
+
+## parity: verdict parity with libxml2 (build tag libxml2, needs libxml2-dev).
+parity: deps-xml
+	$(GO) test -count=1 -tags libxml2 ./...
+
+## e2e: chromedp tests in headless Chromium against cmd/serve.
+e2e: deps-browser wasm
+	$(GO) test -count=1 ./e2e/...
+
+## wasm: the browser build (-s -w), and its gzipped size.
+wasm: $(WASM) $(WASMEXEC)
+
+$(WASM): $(GOSRC)
+	@mkdir -p $(dir $@)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
+	@gzip -9 -c $@ | wc -c | awk '{ printf "$(WASM): %.2f MB gzipped\n", $$1 / 1048576 }'
+
+$(WASMEXEC):
+	@mkdir -p $(dir $@)
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@
+
+## bench: benchmarks against the named peers, in one run (see docs/performance.md).
+bench: deps-xml
+	./bench/run.sh
+
+## fuzz: every fuzz target for FUZZTIME each; the libxml2 differential one for PARITY_FUZZTIME.
+fuzz: deps-xml
+	$(GO) test -run '^$$' -fuzz '^FuzzScanner$$' -fuzztime $(FUZZTIME) ./validator/xmlscan
+	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./validator
+	$(GO) test -tags libxml2 -run '^$$' -fuzz '^FuzzEngineVsLibxml2$$' -fuzztime $(PARITY_FUZZTIME) ./validator/xsd/parity
+
+## generate: regenerate docs/rules.md and other generated files.
+generate:
+	$(GO) generate ./...
+
+deps-xml:
+	@./.ci/install-deps xml
+
+deps-browser:
+	@./.ci/install-deps browser
+
+clean:
+	rm -f $(WASM) $(WASMEXEC)
+	$(GO) clean -testcache
