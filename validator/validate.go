@@ -193,17 +193,26 @@ func (rn *run) read(r io.Reader, schema schemaStep) error {
 	br := bufio.NewReaderSize(counter, 64<<10)
 	head, _ := br.Peek(512)
 	var in io.Reader = br
+	var gz *gzipReader
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
+			if counter.err != nil && !errors.Is(counter.err, io.EOF) {
+				return counter.err
+			}
 			rn.add(xmlFinding(ruleNotXML, 0, 0, "the input looks gzip-compressed but cannot be decompressed: "+err.Error()))
 			return nil
 		}
-		dc := &countingReader{r: zr, max: rn.maxBytes}
+		gz = &gzipReader{zr: zr, under: counter}
+		dc := &countingReader{r: gz, max: rn.maxBytes}
 		counter = dc
 		br = bufio.NewReaderSize(dc, 64<<10)
 		head, _ = br.Peek(512)
 		in = br
+	}
+	if gz != nil && gz.corrupt != nil {
+		rn.add(xmlFinding(ruleNotXML, 0, 0, "the gzip-compressed input is corrupt: "+gz.corrupt.Error()))
+		return nil
 	}
 	if msg := sniffNotXML(head); msg != "" {
 		if err := counter.err; err != nil && !errors.Is(err, io.EOF) {
@@ -226,6 +235,11 @@ func (rn *run) read(r io.Reader, schema schemaStep) error {
 		tok, err := sc.Next()
 		if err == io.EOF {
 			break
+		}
+		if err != nil && gz != nil && gz.corrupt != nil {
+			rn.add(xmlFinding(ruleNotXML, rn.lastTok.Line, rn.lastTok.Col, "the gzip-compressed input is corrupt: "+gz.corrupt.Error()))
+			rn.report.Bytes = counter.n
+			return nil
 		}
 		if err != nil {
 			if counter.err != nil && !errors.Is(counter.err, io.EOF) {
@@ -511,6 +525,22 @@ func firstLine(b []byte) string {
 }
 
 var errTooLarge = errors.New("input too large")
+
+// gzipReader tells corrupt compressed data (a finding about the document)
+// from a failure of the underlying reader (an I/O error).
+type gzipReader struct {
+	zr      *gzip.Reader
+	under   *countingReader
+	corrupt error
+}
+
+func (g *gzipReader) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err != nil && err != io.EOF && (g.under.err == nil || errors.Is(g.under.err, io.EOF)) {
+		g.corrupt = err
+	}
+	return n, err
+}
 
 // countingReader counts the bytes read and enforces a maximum.
 type countingReader struct {
