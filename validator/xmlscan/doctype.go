@@ -3,6 +3,7 @@ package xmlscan
 import (
 	"bytes"
 	"io"
+	"unicode/utf8"
 )
 
 // doctype parses a document type declaration at s.r (production [28]):
@@ -299,31 +300,14 @@ func (s *Scanner) intSubset(b []byte, i int) (int, []string, error) {
 			i++
 			continue
 		}
-		// ELEMENT and ATTLIST: scan to '>' outside quoted literals.
-		for {
-			if i >= len(b) {
-				return 0, nil, s.short(i, what)
-			}
-			c := b[i]
-			if c == '>' {
-				i++
-				break
-			}
-			if c == '"' || c == '\'' {
-				j := bytes.IndexByte(b[i+1:], c)
-				if j < 0 {
-					return 0, nil, s.short(len(b), what)
-				}
-				if k := bytes.IndexByte(b[i+1:i+1+j], '<'); k >= 0 {
-					return 0, nil, s.errAt(i+1+k, "'<' is not allowed in an attribute default value")
-				}
-				i += j + 2
-				continue
-			}
-			if c == '<' || c == '[' || c == ']' {
-				return 0, nil, s.charErr(i, kind+" declaration")
-			}
-			i++
+		var err error
+		if kind == "ELEMENT" {
+			i, err = s.elementDecl(b, i)
+		} else {
+			i, err = s.attlistDecl(b, i)
+		}
+		if err != nil {
+			return 0, nil, err
 		}
 	}
 }
@@ -462,4 +446,333 @@ func (s *Scanner) entityDecl(b []byte, i int) (int, string, error) {
 		name = ""
 	}
 	return i + 1, name, nil
+}
+
+// maxModelDepth bounds the nesting of content-model groups, which are
+// parsed recursively.
+const maxModelDepth = 256
+
+// elementDecl parses the rest of an element type declaration after its
+// name (production [45]): S contentspec S? '>'.
+func (s *Scanner) elementDecl(b []byte, i int) (int, error) {
+	const what = "ELEMENT declaration"
+	if i >= len(b) {
+		return 0, s.short(i, what)
+	}
+	if !isSpace(b[i]) {
+		return 0, s.charErr(i, what)
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, s.short(i, what)
+	}
+	var err error
+	switch b[i] {
+	case '(':
+		i, err = s.contentGroup(b, i, 0)
+		if err != nil {
+			return 0, err
+		}
+	default:
+		end, more := scanName(b, i)
+		if more && s.rerr != io.EOF {
+			return 0, errShort
+		}
+		if kw := string(b[i:end]); kw != "EMPTY" && kw != "ANY" {
+			return 0, s.errAt(i, "expected EMPTY, ANY or '(' in ELEMENT declaration")
+		}
+		i = end
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, s.short(i, what)
+	}
+	if b[i] != '>' {
+		return 0, s.charErr(i, what)
+	}
+	return i + 1, nil
+}
+
+// contentGroup parses a parenthesised content model at b[i] == '('
+// (productions [47]-[51]) with its occurrence indicator.
+func (s *Scanner) contentGroup(b []byte, i, depth int) (int, error) {
+	const what = "content model"
+	if depth >= maxModelDepth {
+		return 0, s.errAt(i, "content model nested deeper than %d levels", maxModelDepth)
+	}
+	i = skipSpace(b, i+1)
+	if ok, sh := keyword(b, i, "#PCDATA"); sh {
+		return 0, s.short(len(b), what)
+	} else if ok && depth == 0 {
+		// Mixed: '(' S? '#PCDATA' (S? '|' S? Name)* S? ')*' | '(' S? '#PCDATA' S? ')'
+		i += 7
+		names := 0
+		for {
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return 0, s.short(i, what)
+			}
+			if b[i] == ')' {
+				i++
+				if i >= len(b) {
+					return 0, s.short(i, what)
+				}
+				if b[i] == '*' {
+					return i + 1, nil
+				}
+				if names > 0 {
+					return 0, s.errAt(i, "mixed content with element names must end with `)*`")
+				}
+				return i, nil
+			}
+			if b[i] != '|' {
+				return 0, s.charErr(i, what)
+			}
+			i = skipSpace(b, i+1)
+			end, more := scanName(b, i)
+			if more && s.rerr != io.EOF {
+				return 0, errShort
+			}
+			if end == i {
+				return 0, s.charErr(i, what+" (expected a name)")
+			}
+			i = end
+			names++
+		}
+	}
+	sep := byte(0)
+	for {
+		// cp ::= (Name | choice | seq) ('?' | '*' | '+')?
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		if b[i] == '(' {
+			var err error
+			if i, err = s.contentGroup(b, i, depth+1); err != nil {
+				return 0, err
+			}
+		} else {
+			end, more := scanName(b, i)
+			if more && s.rerr != io.EOF {
+				return 0, errShort
+			}
+			if end == i {
+				return 0, s.charErr(i, what+" (expected a name or '(')")
+			}
+			i = end
+			if i < len(b) && (b[i] == '?' || b[i] == '*' || b[i] == '+') {
+				i++
+			}
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		c := b[i]
+		if c == ')' {
+			i++
+			if i < len(b) && (b[i] == '?' || b[i] == '*' || b[i] == '+') {
+				i++
+			} else if i >= len(b) && s.rerr != io.EOF {
+				return 0, errShort
+			}
+			return i, nil
+		}
+		if c != '|' && c != ',' || sep != 0 && c != sep {
+			return 0, s.charErr(i, what)
+		}
+		sep = c
+		i = skipSpace(b, i+1)
+	}
+}
+
+// attlistDecl parses the attribute definitions of an attribute-list
+// declaration after the element name (productions [52]-[60]).
+func (s *Scanner) attlistDecl(b []byte, i int) (int, error) {
+	const what = "ATTLIST declaration"
+	for {
+		ws := i
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		if b[i] == '>' {
+			return i + 1, nil
+		}
+		if ws == i {
+			return 0, s.charErr(i, what)
+		}
+		// AttDef ::= S Name S AttType S DefaultDecl
+		end, more := scanName(b, i)
+		if more && s.rerr != io.EOF {
+			return 0, errShort
+		}
+		if end == i {
+			return 0, s.charErr(i, what+" (expected an attribute name)")
+		}
+		var err error
+		if i, err = s.requireSpace(b, end, what); err != nil {
+			return 0, err
+		}
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		if b[i] == '(' {
+			if i, err = s.enumeration(b, i, true); err != nil {
+				return 0, err
+			}
+		} else {
+			end, more := scanName(b, i)
+			if more && s.rerr != io.EOF {
+				return 0, errShort
+			}
+			switch string(b[i:end]) {
+			case "CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS":
+				i = end
+			case "NOTATION":
+				if i, err = s.requireSpace(b, end, what); err != nil {
+					return 0, err
+				}
+				if i >= len(b) {
+					return 0, s.short(i, what)
+				}
+				if b[i] != '(' {
+					return 0, s.charErr(i, what+" (expected '(' after NOTATION)")
+				}
+				if i, err = s.enumeration(b, i, false); err != nil {
+					return 0, err
+				}
+			default:
+				return 0, s.errAt(i, "unknown attribute type in ATTLIST declaration")
+			}
+		}
+		if i, err = s.requireSpace(b, i, what); err != nil {
+			return 0, err
+		}
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		// DefaultDecl ::= '#REQUIRED' | '#IMPLIED' | (('#FIXED' S)? AttValue)
+		if b[i] == '#' {
+			end, more := scanName(b, i+1)
+			if more && s.rerr != io.EOF {
+				return 0, errShort
+			}
+			switch string(b[i+1 : end]) {
+			case "REQUIRED", "IMPLIED":
+				i = end
+				continue
+			case "FIXED":
+				if i, err = s.requireSpace(b, end, what); err != nil {
+					return 0, err
+				}
+			default:
+				return 0, s.errAt(i, "expected #REQUIRED, #IMPLIED or #FIXED")
+			}
+		}
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		q := b[i]
+		if q != '"' && q != '\'' {
+			return 0, s.charErr(i, what+" (expected a quoted default value)")
+		}
+		j := bytes.IndexByte(b[i+1:], q)
+		if j < 0 {
+			return 0, s.short(len(b), what)
+		}
+		vEnd := i + 1 + j
+		for k := i + 1; k < vEnd; k++ {
+			switch b[k] {
+			case '<':
+				return 0, s.errAt(k, "'<' is not allowed in an attribute default value")
+			case '&':
+				if k+1 < vEnd && b[k+1] == '#' {
+					_, n, err := s.reference(b[:vEnd], k, 0, true)
+					if err != nil {
+						return 0, err
+					}
+					k += n - 1
+					continue
+				}
+				e, err := s.entityRef(b[:vEnd], k, what, true)
+				if err != nil {
+					return 0, err
+				}
+				k = e - 1
+			}
+		}
+		i = vEnd + 1
+	}
+}
+
+// requireSpace skips the whitespace that must follow b[:i].
+func (s *Scanner) requireSpace(b []byte, i int, what string) (int, error) {
+	if i >= len(b) {
+		return 0, s.short(i, what)
+	}
+	if !isSpace(b[i]) {
+		return 0, s.charErr(i, what+" (expected whitespace)")
+	}
+	return skipSpace(b, i), nil
+}
+
+// enumeration parses '(' S? Nmtoken (S? '|' S? Nmtoken)* S? ')' (names when
+// !nmtokens, for NOTATION types).
+func (s *Scanner) enumeration(b []byte, i int, nmtokens bool) (int, error) {
+	const what = "attribute type enumeration"
+	i++
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		end, more := i, false
+		if nmtokens {
+			end, more = scanNmtoken(b, i)
+		} else {
+			end, more = scanName(b, i)
+		}
+		if more && s.rerr != io.EOF {
+			return 0, errShort
+		}
+		if end == i {
+			return 0, s.charErr(i, what)
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) {
+			return 0, s.short(i, what)
+		}
+		switch b[i] {
+		case ')':
+			return i + 1, nil
+		case '|':
+			i++
+		default:
+			return 0, s.charErr(i, what)
+		}
+	}
+}
+
+// scanNmtoken is scanName for production [7] Nmtoken (any NameChar first).
+func scanNmtoken(b []byte, i int) (int, bool) {
+	for i < len(b) {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if class[c]&clName == 0 {
+				return i, false
+			}
+			i++
+			continue
+		}
+		if !utf8.FullRune(b[i:]) {
+			return i, true
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 || !isNameRune(r) {
+			return i, false
+		}
+		i += n
+	}
+	return i, true
 }

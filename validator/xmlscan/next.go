@@ -244,9 +244,17 @@ func (s *Scanner) scanPI(tok, i int) (tEnd, dStart, end int, err error) {
 	}
 	dStart = j
 	if j == tEnd {
+		// No whitespace: the PI must end right after its target.
 		if b[j] != '?' {
 			return 0, 0, 0, s.charErr(j, "processing instruction target")
 		}
+		if j+1 >= len(b) {
+			return 0, 0, 0, s.short(j+1, what)
+		}
+		if b[j+1] != '>' {
+			return 0, 0, 0, s.errAt(j, "missing whitespace after the processing instruction target")
+		}
+		return tEnd, j, j + 2, nil
 	}
 	from := dStart
 	if s.scanKey == i-tok+1 && s.scanFrom > from-tok {
