@@ -3,6 +3,7 @@ package xmlscan
 import (
 	"bytes"
 	"io"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -44,7 +45,9 @@ func (s *Scanner) doctype() error {
 	if i >= len(b) {
 		return s.short(i, what)
 	}
+	hasExt := false
 	if b[i] == 'S' || b[i] == 'P' {
+		hasExt = true
 		if ws == i {
 			return s.errAt(i, "missing whitespace before the external ID in DOCTYPE")
 		}
@@ -60,7 +63,7 @@ func (s *Scanner) doctype() error {
 	var ents []string
 	if b[i] == '[' {
 		var err error
-		if i, ents, err = s.intSubset(b, i+1); err != nil {
+		if i, ents, err = s.intSubset(b, i+1, hasExt); err != nil {
 			return err
 		}
 		i = skipSpace(b, i)
@@ -193,9 +196,12 @@ func isPubidChar(c byte) bool {
 
 // intSubset parses the internal subset starting at b[i] up to and including
 // its closing ']'. It returns the names of declared general entities.
-func (s *Scanner) intSubset(b []byte, i int) (int, []string, error) {
+// Without an external subset (hasExt), a parameter-entity reference must
+// follow the entity's declaration, as libxml2 requires; such references are
+// never expanded.
+func (s *Scanner) intSubset(b []byte, i int, hasExt bool) (int, []string, error) {
 	const what = "DOCTYPE internal subset"
-	var ents []string
+	var ents, pes []string
 	for {
 		i = skipSpace(b, i)
 		if i >= len(b) {
@@ -208,6 +214,9 @@ func (s *Scanner) intSubset(b []byte, i int) (int, []string, error) {
 			end, err := s.entityRef(b, i, what, false)
 			if err != nil {
 				return 0, nil, err
+			}
+			if name := string(b[i+1 : end-1]); !hasExt && !slices.Contains(pes, name) {
+				return 0, nil, s.errAt(i, "undefined parameter entity %q", name)
 			}
 			i = end
 			continue
@@ -259,11 +268,13 @@ func (s *Scanner) intSubset(b []byte, i int) (int, []string, error) {
 		}
 		i = skipSpace(b, i)
 		if kind == "ENTITY" {
-			end, name, err := s.entityDecl(b, i)
+			end, name, pe, err := s.entityDecl(b, i)
 			if err != nil {
 				return 0, nil, err
 			}
-			if name != "" {
+			if pe {
+				pes = append(pes, name)
+			} else {
 				ents = append(ents, name)
 			}
 			i = end
@@ -332,60 +343,60 @@ func (s *Scanner) entityRef(b []byte, i int, what string, complete bool) (int, e
 }
 
 // entityDecl parses an entity declaration after "<!ENTITY" S (productions
-// [70]-[76]) and returns the name of a general entity ("" for a parameter
-// entity).
-func (s *Scanner) entityDecl(b []byte, i int) (int, string, error) {
+// [70]-[76]) and returns the entity's name and whether it is a parameter
+// entity.
+func (s *Scanner) entityDecl(b []byte, i int) (int, string, bool, error) {
 	const what = "ENTITY declaration"
 	pe := false
 	if i >= len(b) {
-		return 0, "", s.short(i, what)
+		return 0, "", false, s.short(i, what)
 	}
 	if b[i] == '%' {
 		pe = true
 		i++
 		if i >= len(b) {
-			return 0, "", s.short(i, what)
+			return 0, "", false, s.short(i, what)
 		}
 		if !isSpace(b[i]) {
-			return 0, "", s.errAt(i, "missing whitespace after '%%' in ENTITY declaration")
+			return 0, "", false, s.errAt(i, "missing whitespace after '%%' in ENTITY declaration")
 		}
 		i = skipSpace(b, i)
 	}
 	end, more := scanName(b, i)
 	if more && s.rerr != io.EOF {
-		return 0, "", errShort
+		return 0, "", false, errShort
 	}
 	if end == i {
-		return 0, "", s.charErr(i, what+" (expected a name)")
+		return 0, "", false, s.charErr(i, what+" (expected a name)")
 	}
 	name := string(b[i:end])
 	i = end
 	if i >= len(b) {
-		return 0, "", s.short(i, what)
+		return 0, "", false, s.short(i, what)
 	}
 	if !isSpace(b[i]) {
-		return 0, "", s.charErr(i, what)
+		return 0, "", false, s.charErr(i, what)
 	}
 	i = skipSpace(b, i)
 	if i >= len(b) {
-		return 0, "", s.short(i, what)
+		return 0, "", false, s.short(i, what)
 	}
 	if q := b[i]; q == '"' || q == '\'' {
 		// EntityValue: references must be well-formed; parameter-entity
 		// references are not allowed in the internal subset.
 		j := bytes.IndexByte(b[i+1:], q)
 		if j < 0 {
-			return 0, "", s.short(len(b), what)
+			return 0, "", false, s.short(len(b), what)
 		}
 		vEnd := i + 1 + j
 		for k := i + 1; k < vEnd; k++ {
 			switch b[k] {
 			case '%':
-				return 0, "", s.errAt(k, "parameter-entity reference in an entity value in the internal subset")
+				return 0, "", false, s.errAt(k, "parameter-entity reference in an entity value in the internal subset")
 			case '&':
 				if k+1 < vEnd && b[k+1] == '#' {
 					if _, n, err := s.reference(b[:vEnd], k, 0, false); err != nil {
-						return 0, "", err
+						return 0, "", false, err
 					} else {
 						k += n - 1
 					}
@@ -393,7 +404,7 @@ func (s *Scanner) entityDecl(b []byte, i int) (int, string, error) {
 				}
 				e, err := s.entityRef(b[:vEnd], k, what, true)
 				if err != nil {
-					return 0, "", err
+					return 0, "", false, err
 				}
 				k = e - 1
 			}
@@ -402,50 +413,47 @@ func (s *Scanner) entityDecl(b []byte, i int) (int, string, error) {
 	} else {
 		end, err := s.externalID(b, i, false)
 		if err != nil {
-			return 0, "", err
+			return 0, "", false, err
 		}
 		i = end
 		ws := i
 		i = skipSpace(b, i)
 		if ok, sh := keyword(b, i, "NDATA"); sh {
-			return 0, "", s.short(len(b), what)
+			return 0, "", false, s.short(len(b), what)
 		} else if ok {
 			if pe {
-				return 0, "", s.errAt(i, "NDATA in a parameter entity declaration")
+				return 0, "", false, s.errAt(i, "NDATA in a parameter entity declaration")
 			}
 			if ws == i {
-				return 0, "", s.errAt(i, "missing whitespace before NDATA")
+				return 0, "", false, s.errAt(i, "missing whitespace before NDATA")
 			}
 			i += 5
 			ws = i
 			i = skipSpace(b, i)
 			if ws == i {
 				if i >= len(b) {
-					return 0, "", s.short(i, what)
+					return 0, "", false, s.short(i, what)
 				}
-				return 0, "", s.errAt(i, "missing whitespace after NDATA")
+				return 0, "", false, s.errAt(i, "missing whitespace after NDATA")
 			}
 			end, more := scanName(b, i)
 			if more && s.rerr != io.EOF {
-				return 0, "", errShort
+				return 0, "", false, errShort
 			}
 			if end == i {
-				return 0, "", s.charErr(i, what+" (expected a notation name)")
+				return 0, "", false, s.charErr(i, what+" (expected a notation name)")
 			}
 			i = end
 		}
 	}
 	i = skipSpace(b, i)
 	if i >= len(b) {
-		return 0, "", s.short(i, what)
+		return 0, "", false, s.short(i, what)
 	}
 	if b[i] != '>' {
-		return 0, "", s.charErr(i, what)
+		return 0, "", false, s.charErr(i, what)
 	}
-	if pe {
-		name = ""
-	}
-	return i + 1, name, nil
+	return i + 1, name, pe, nil
 }
 
 // maxModelDepth bounds the nesting of content-model groups, which are
