@@ -399,10 +399,27 @@ func (s *Scanner) textToken() error {
 			if j >= 0 {
 				seg = b[from : from+j]
 			}
+			next := len(b)
 			for k, c := range seg {
 				if !isSpace(c) {
+					if j < 0 && !utf8.FullRune(seg[k:]) && s.rerr != io.EOF {
+						next = from + k // a character cut by the buffer end
+						break
+					}
 					return s.outsideText(s.r + from + k)
 				}
+			}
+			if j < 0 && next < len(b) {
+				from = next
+				if !s.grow() {
+					if s.tooBig {
+						return s.errAt(s.r, "text larger than %d bytes", s.lim.MaxTokenBytes)
+					}
+					if s.rerr != io.EOF {
+						return s.rerr
+					}
+				}
+				continue
 			}
 		}
 		if j >= 0 {
