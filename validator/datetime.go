@@ -32,6 +32,9 @@ func ParseDatetime(s string) (Datetime, error) {
 	s = strings.Trim(s, " \t\r\n")
 	var d Datetime
 	p := dtParser{s: s}
+	if s == "" {
+		return d, fmt.Errorf("the value is empty; expected a W3C Datetime such as 2013-01-03T09:00:00Z")
+	}
 	year, ok := p.digits(4)
 	if !ok {
 		return d, fmt.Errorf("%q is not a W3C Datetime: it must start with a four-digit year", s)
@@ -54,8 +57,10 @@ func ParseDatetime(s string) (Datetime, error) {
 	if !p.lit('-') {
 		return d, errBadDatetime(s)
 	}
-	if day, ok = p.digits(2); !ok || day < 1 || day > daysIn(year, month) {
-		return d, fmt.Errorf("%q is not a W3C Datetime: %04d-%02d has no day %q", s, year, month, dayText(s))
+	if day, ok = p.digits(2); !ok {
+		return d, fmt.Errorf("%q is not a W3C Datetime: the day must be two digits, 01 to %02d", s, daysIn(year, month))
+	} else if day < 1 || day > daysIn(year, month) {
+		return d, fmt.Errorf("%q is not a W3C Datetime: %04d-%02d has no day %02d", s, year, month, day)
 	}
 	if p.done() {
 		d.Time = time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
@@ -135,13 +140,6 @@ func ParseDatetime(s string) (Datetime, error) {
 
 func errBadDatetime(s string) error {
 	return fmt.Errorf("%q is not a W3C Datetime: expected YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss[.s]]TZD, preferably YYYY-MM-DDThh:mm:ssZ", s)
-}
-
-func dayText(s string) string {
-	if len(s) >= 10 {
-		return s[8:10]
-	}
-	return s
 }
 
 func daysIn(year, month int) int {

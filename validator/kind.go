@@ -17,6 +17,7 @@ const (
 	SitemapIndex Kind = "sitemapindex"
 
 	Description           Kind = "description"
+	DescriptionIndex      Kind = "description-index"
 	CapabilityList        Kind = "capabilitylist"
 	ResourceList          Kind = "resourcelist"
 	ResourceListIndex     Kind = "resourcelist-index"
@@ -85,8 +86,12 @@ var (
 // Capabilities lists every capability value defined by the ResourceSync
 // specifications, keyed by value.
 var Capabilities = map[string]*Capability{
-	"description": {Name: "Source Description", List: Description, Spec: specSourceDesc,
-		List4: noTimes, Entries: "Capability List"},
+	// §8: "If a Source needs to or chooses to publish multiple Source
+	// Descriptions, it must group them by means of a Source Description
+	// Index."
+	"description": {Name: "Source Description", List: Description, Index: DescriptionIndex,
+		Spec: specSourceDesc, IdxSpec: specSourceDesc,
+		List4: noTimes, Index4: noTimes, Entries: "Capability List"},
 	"capabilitylist": {Name: "Capability List", List: CapabilityList, Spec: specCapList,
 		List4: noTimes, Entries: "capability document"},
 	"resourcelist": {Name: "Resource List", List: ResourceList, Index: ResourceListIndex,

@@ -106,7 +106,7 @@ var (
 			}
 			p.OnEntry(func(e *Entry) {
 				if e.MD == nil || !e.MD.Has("from") {
-					p.Reportf(&e.Element, "this %s entry should have <rs:md from=\"…\"> (and until, once closed) giving the period it covers (Appendix A)", strings.ToLower(d.Cap.Entries))
+					p.Reportf(&e.Element, "this %s entry should have <rs:md from=\"…\"> (and until, once closed) giving the period it covers (Appendix A)", partNoun(d))
 				}
 			})
 		},
@@ -185,12 +185,14 @@ var (
 			if d.Cap == nil || d.Cap.isArchive() {
 				return
 			}
+			// The document's own rs:md never has a change, not even in a
+			// Change List: its entries do.
+			if d.MD != nil && d.MD.Has("change") {
+				p.ReportAttrf(d.MD, d.MD.Attr("change"), "the change attribute describes a change to one resource; it has no meaning on the document's own <rs:md>")
+			}
 			switch d.Kind {
 			case ChangeList, ChangeDumpManifest, ChangeNotification, FrameworkNotification:
 				return
-			}
-			if d.MD != nil && d.MD.Has("change") {
-				p.ReportAttrf(d.MD, d.MD.Attr("change"), "the change attribute describes a change to one resource; it has no meaning on the document's own <rs:md>")
 			}
 			p.OnEntry(func(e *Entry) {
 				if e.MD != nil && e.MD.Has("change") {
@@ -296,7 +298,7 @@ var (
 		},
 	}
 	ruleDumpZip = &Rule{
-		ID: "RS319", Name: "package-zip", Severity: Info, Spec: specResDump,
+		ID: "RS319", Name: "package-zip", Severity: Warning, Spec: specResDump,
 		Doc: "ResourceSync recommends ZIP packages; other formats hurt interoperability.",
 		Run: func(p *Pass) {
 			d := p.Doc
@@ -331,7 +333,7 @@ var (
 		},
 	}
 	ruleDescribedByEntry = &Rule{
-		ID: "RS321", Name: "describedby-entry", Severity: Info, Spec: specSourceDesc,
+		ID: "RS321", Name: "describedby-entry", Severity: Warning, Spec: specSourceDesc,
 		Doc: "Each Capability List in a Source Description should link to a description of its set of resources (rel=\"describedby\").",
 		Run: func(p *Pass) {
 			if p.Doc.Kind != Description {
@@ -345,7 +347,7 @@ var (
 		},
 	}
 	ruleDescribedByDoc = &Rule{
-		ID: "RS322", Name: "describedby-document", Severity: Info, Spec: specCapList,
+		ID: "RS322", Name: "describedby-document", Severity: Warning, Spec: specCapList,
 		Doc: "Source Descriptions and Capability Lists should link to a description of the Source or set of resources (rel=\"describedby\").",
 		Run: func(p *Pass) {
 			d := p.Doc
@@ -399,7 +401,7 @@ var (
 				return
 			}
 			switch d.Kind {
-			case Description, ChangeNotification, FrameworkNotification:
+			case Description, DescriptionIndex, ChangeNotification, FrameworkNotification:
 				return
 			}
 			if len(d.LinksRel("up")) == 0 {
@@ -525,7 +527,9 @@ var (
 			p.OnEnd(func(Stats) {
 				if missing == 1 {
 					p.Reportf(first, "this change has no datetime attribute; giving the datetime of every change makes it easy for Destinations to find where they stopped")
-				} else if missing > 1 {
+				} else if missing == 2 {
+					p.Reportf(first, "this change and 1 other have no datetime attribute; giving the datetime of every change makes it easy for Destinations to find where they stopped")
+				} else if missing > 2 {
 					p.Reportf(first, "this change and %d others have no datetime attribute; giving the datetime of every change makes it easy for Destinations to find where they stopped", missing-1)
 				}
 			})
@@ -551,6 +555,16 @@ func timeHint(attr string) string {
 		return "change documents give the period they cover with from and until"
 	}
 	return "snapshot documents give the time of the snapshot with at and completed"
+}
+
+// partNoun names what an entry of a document with recommended entry-level
+// from describes: "Change List" in a Change List Index, "package" in a
+// Change Dump.
+func partNoun(d *Doc) string {
+	if d.IsIndex {
+		return d.Cap.Name
+	}
+	return strings.ToLower(d.Cap.Entries)
 }
 
 func entryNoun(d *Doc) string {

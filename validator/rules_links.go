@@ -13,6 +13,9 @@ func forEachEntryLink(p *Pass, fn func(e *Entry, l *Element, rel string)) {
 	})
 }
 
+// specRepublish is §14.8 (to move to the section list in rule.go).
+var specRepublish = core("14.8", "RePub")
+
 // Linking to related resources (§14) and links with a structural role.
 var (
 	rulePatchType = &Rule{
@@ -36,7 +39,11 @@ var (
 				return
 			}
 			forEachEntryLink(p, func(e *Entry, l *Element, rel string) {
-				if rel == RelPatch {
+				switch {
+				case rel != RelPatch:
+				case d.Kind == ChangeDump:
+					p.Reportf(l, "a Change Dump entry describes a package, not a change: the patch link belongs to the change's entry in the package's Change Dump Manifest, with the path of the patch in the package")
+				default:
 					p.Reportf(l, "patch links describe the difference between versions: they apply to Change Lists and Change Dumps, not to %s", docName(d))
 				}
 			})
@@ -96,16 +103,23 @@ var (
 		},
 	}
 	ruleDuplicateAttrs = &Rule{
-		ID: "RS507", Name: "mirror-attributes", Severity: Info, Spec: specMirror,
-		Doc: "Mirror links (rel=\"duplicate\") should omit hash, length and type: a mirror has the same ones.",
+		ID: "RS507", Name: "mirror-attributes", Severity: Warning, Spec: specMirror,
+		Doc: "Mirror links (rel=\"duplicate\") should omit encoding, hash, length and type: a mirror has the resource's own.",
 		Run: func(p *Pass) {
 			forEachEntryLink(p, func(e *Entry, l *Element, rel string) {
 				if rel != "duplicate" {
 					return
 				}
-				for _, n := range []string{"hash", "length", "type"} {
-					if a := l.Attr(n); a != nil && e.MD != nil && e.MD.Value(n) == a.Value {
+				for _, n := range []string{"encoding", "hash", "length", "type"} {
+					a := l.Attr(n)
+					switch {
+					case a == nil:
+					case !e.MD.Has(n):
+						p.ReportAttrf(l, a, "%s should be omitted from a mirror link: a mirror is a duplicate, so its %s is the resource's; give it on the entry's <rs:md>", n, n)
+					case e.MD.Value(n) == a.Value:
 						p.ReportAttrf(l, a, "%s repeats the value of the resource's <rs:md>; a mirror is a duplicate, so it should be omitted from the rs:ln", n)
+					default:
+						p.ReportAttrf(l, a, "%s=%q differs from the resource's %s=%q, yet a mirror is a duplicate with the same %s; omit it from the rs:ln (and check the mirror)", n, a.Value, n, e.MD.Value(n), n)
 					}
 				}
 			})
@@ -158,6 +172,18 @@ var (
 			})
 		},
 	}
+	ruleOneVia = &Rule{
+		ID: "RS512", Name: "one-via-link", Severity: Warning, Spec: specRepublish,
+		Doc: "A republished resource has one via link, to the original Source: aggregators in a chain keep it rather than adding their own.",
+		Run: func(p *Pass) {
+			p.OnEntry(func(e *Entry) {
+				vias := e.LinksRel("via")
+				if len(vias) > 1 {
+					p.Reportf(vias[1], "this entry has %d rel=\"via\" links; an aggregator should maintain only the existing via link, which points to the resource at the original Source", len(vias))
+				}
+			})
+		},
+	}
 	ruleIndexLinkPlace = &Rule{
 		ID: "RS511", Name: "index-link-target", Severity: Warning, Spec: specNavigation,
 		Doc: "Only documents that can reside under an index (lists, dumps) have a document-level index link.",
@@ -167,7 +193,7 @@ var (
 				return
 			}
 			switch d.Kind {
-			case Description, CapabilityList, ResourceDumpManifest, ChangeDumpManifest, ChangeNotification, FrameworkNotification:
+			case CapabilityList, ResourceDumpManifest, ChangeDumpManifest, ChangeNotification, FrameworkNotification:
 				for _, l := range d.LinksRel("index") {
 					p.Reportf(l, "%s never resides under an index, so its rel=\"index\" link points nowhere meaningful", docName(d))
 				}

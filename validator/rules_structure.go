@@ -29,7 +29,9 @@ var (
 		Doc: "A Sitemap must be UTF-8 encoded.",
 		Run: func(p *Pass) {
 			enc := strings.ToUpper(strings.TrimSpace(p.Doc.Encoding))
-			if enc != "" && enc != "UTF-8" && enc != "UTF8" {
+			// US-ASCII is accepted: the scanner rejects any byte above
+			// 0x7F in a document declared so, which makes it UTF-8 too.
+			if enc != "" && enc != "UTF-8" && enc != "UTF8" && enc != "US-ASCII" && enc != "ASCII" {
 				p.Reportf(nil, "the document is encoded in %s; the Sitemap protocol requires UTF-8", p.Doc.Encoding)
 			}
 		},
@@ -68,6 +70,9 @@ var (
 				if rs {
 					return // RS102: a ResourceSync document without its rs:md
 				}
+				if len(d.ForeignRS) > 0 {
+					return // RS103: ResourceSync elements in the wrong namespace
+				}
 				what := "Sitemap"
 				if d.IsIndex {
 					what = "Sitemap index"
@@ -101,9 +106,18 @@ var (
 		ID: "RS103", Name: "rs-namespace", Severity: Error, Spec: specFormats,
 		Doc: "ResourceSync elements must be in the namespace http://www.openarchives.org/rs/terms/ exactly.",
 		Run: func(p *Pass) {
-			for _, el := range p.Doc.ForeignRS {
-				p.Reportf(el, "<%s> is in the namespace %q; the ResourceSync namespace is %q exactly (with the trailing slash)", qname(el.Name), el.Name.Space, RSNS)
+			// The driver appends the entries' misnamespaced elements as it
+			// reads them: report the new ones after each entry.
+			reported := 0
+			flush := func() {
+				for ; reported < len(p.Doc.ForeignRS); reported++ {
+					el := p.Doc.ForeignRS[reported]
+					p.Reportf(el, "<%s> is in the namespace %q; the ResourceSync namespace is %q exactly (with the trailing slash)", qname(el.Name), el.Name.Space, RSNS)
+				}
 			}
+			flush()
+			p.OnEntry(func(*Entry) { flush() })
+			p.OnEnd(func(Stats) { flush() })
 		},
 	}
 	ruleOneDocMD = &Rule{
@@ -129,10 +143,13 @@ var (
 		Doc: "The capability value should be one defined by the ResourceSync specifications.",
 		Run: func(p *Pass) {
 			md := p.Doc.MD
-			if md == nil || !md.Has("capability") || p.Doc.Cap != nil {
+			if md == nil || !md.Has("capability") {
 				return
 			}
 			a := md.Attr("capability")
+			if Capabilities[strings.TrimSpace(a.Value)] != nil {
+				return // known (Doc.Cap is nil when the root is not a Sitemap)
+			}
 			p.ReportAttrf(md, a, "capability %q is not defined by the ResourceSync specifications%s", a.Value, suggestCapability(a.Value))
 		},
 	}
@@ -157,11 +174,22 @@ var (
 	}
 	ruleIndexAllowed = &Rule{
 		ID: "RS108", Name: "urlset-required", Severity: Error, Spec: specStructure,
-		Doc: "Source Descriptions, Capability Lists, Manifests and notifications must use <urlset>, never <sitemapindex>.",
+		Doc: "Manifests and notifications must use <urlset>, never <sitemapindex>.",
 		Run: func(p *Pass) {
 			d := p.Doc
-			if d.IsIndex && d.Cap != nil && d.Cap.Index == "" {
-				p.Reportf(&d.Root, "a %s has the <urlset> root element; <sitemapindex> is only for indexes of Resource Lists, Resource Dumps, Change Lists and Change Dumps", d.Cap.Name)
+			// A Capability List as an index is a SHOULD NOT (§9): RS112.
+			if d.IsIndex && d.Cap != nil && d.Cap.Index == "" && d.Kind != CapabilityList {
+				p.Reportf(&d.Root, "a %s must have the <urlset> root element; <sitemapindex> is only for indexes of Resource Lists, Resource Dumps, Change Lists, Change Dumps and Source Descriptions", d.Cap.Name)
+			}
+		},
+	}
+	ruleCapListIndex = &Rule{
+		ID: "RS112", Name: "capabilitylist-urlset", Severity: Warning, Spec: specCapList,
+		Doc: "A Capability List should be a <urlset>: ResourceSync defines too few capabilities to need a <sitemapindex>.",
+		Run: func(p *Pass) {
+			d := p.Doc
+			if d.IsIndex && d.Kind == CapabilityList {
+				p.Reportf(&d.Root, "a Capability List should not be a <sitemapindex>: it lists one entry per capability, which never approaches the limits of one <urlset> document")
 			}
 		},
 	}

@@ -80,6 +80,13 @@ var (
 					p.ReportAttrf(el, a, "%s=%q %s", a.Name.Local, a.Value, msg)
 				}
 			})
+			switch p.Doc.Kind {
+			case Sitemap, SitemapIndex, Unknown:
+				// The Sitemap protocol lets a plain Sitemap's <lastmod>
+				// omit the time ("YYYY-MM-DD"); the recommendation is
+				// ResourceSync's.
+				return
+			}
 			p.OnEntry(func(e *Entry) {
 				if e.Lastmod == nil {
 					return
@@ -216,7 +223,7 @@ var (
 				for _, c := range strings.Split(a.Value, ",") {
 					c = strings.ToLower(strings.TrimSpace(c))
 					if !ContentCodings[c] {
-						p.ReportAttrf(el, a, "encoding %q is not a registered HTTP content coding (gzip, br, deflate, compress, zstd, identity, …); it must equal the Content-Encoding of the response", strings.TrimSpace(a.Value))
+						p.ReportAttrf(el, a, "encoding %q is not a registered HTTP content coding (gzip, br, deflate, compress, zstd, identity, …); it should equal the Content-Encoding of the response", strings.TrimSpace(a.Value))
 						return
 					}
 				}

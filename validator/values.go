@@ -51,7 +51,7 @@ func ParseHash(v string) ([]Digest, []HashProblem) {
 	for _, item := range items {
 		alg, digest, ok := strings.Cut(item, ":")
 		if !ok || alg == "" {
-			ps = append(ps, HashProblem{Msg: fmt.Sprintf("hash value %q has no algorithm: expected alg:hexdigest, e.g. md5:%s", item, exampleHex(item))})
+			ps = append(ps, HashProblem{Msg: fmt.Sprintf("hash value %q has no algorithm: expected alg:hexdigest, e.g. %s", item, exampleHex(item))})
 			continue
 		}
 		lalg := strings.ToLower(alg)
@@ -66,16 +66,20 @@ func ParseHash(v string) ([]Digest, []HashProblem) {
 		want, known := HashAlgorithms[lalg]
 		if !isHex(digest) {
 			msg := fmt.Sprintf("%s digest %q is not hex-encoded: ResourceSync requires hex digests", alg, digest)
-			if b, err := base64.StdEncoding.DecodeString(digest); err == nil && (!known || len(b)*2 == want) {
+			if b, ok := decodeBase64(digest, want, known); ok {
 				msg = fmt.Sprintf("%s digest %q looks base64-encoded (%d bytes); ResourceSync requires the hex encoding: %s:%x", alg, digest, len(b), lalg, b)
 			}
 			ps = append(ps, HashProblem{Msg: msg})
 			continue
 		}
 		if !known {
-			ps = append(ps, HashProblem{Unknown: true, Msg: fmt.Sprintf("hash algorithm %q is not a registered hash function name (known: md5, sha-1, sha-256, sha-384, sha-512, …)", alg)})
+			hint := "(known: md5, sha-1, sha-256, sha-384, sha-512, …)"
+			if s := suggestHashAlg(lalg); s != "" {
+				hint = fmt.Sprintf("; did you mean %q?", s)
+			}
+			ps = append(ps, HashProblem{Unknown: true, Msg: fmt.Sprintf("hash algorithm %q is not a registered hash function name %s", alg, hint)})
 		} else if len(digest) != want {
-			ps = append(ps, HashProblem{Msg: fmt.Sprintf("%s digest has %d hex digits; a %s digest has %d", alg, len(digest), lalg, want)})
+			ps = append(ps, HashProblem{Msg: fmt.Sprintf("%s digest has %d hex digits; %s digests have %d", alg, len(digest), lalg, want)})
 			continue
 		}
 		ds = append(ds, Digest{Alg: lalg, Hex: strings.ToLower(digest)})
@@ -83,11 +87,51 @@ func ParseHash(v string) ([]Digest, []HashProblem) {
 	return ds, ps
 }
 
+// exampleHex proposes an alg:hexdigest for an item without algorithm: the
+// item itself when it is a hex digest of a known length.
 func exampleHex(item string) string {
-	if isHex(item) && len(item) == 32 {
-		return item
+	if isHex(item) {
+		switch len(item) {
+		case 32:
+			return "md5:" + item
+		case 40:
+			return "sha-1:" + item
+		case 64:
+			return "sha-256:" + item
+		case 128:
+			return "sha-512:" + item
+		}
 	}
-	return "1e0d5cb8ef6ba40c99b14c0237be735e"
+	return "md5:1e0d5cb8ef6ba40c99b14c0237be735e"
+}
+
+// decodeBase64 decodes a digest that may be base64-encoded, with or without
+// padding, in the standard or URL-safe alphabet. For a known algorithm the
+// decoded length must match the algorithm's; an unknown algorithm accepts
+// only padded standard base64, which is less likely to be a coincidence.
+func decodeBase64(s string, wantHex int, known bool) ([]byte, bool) {
+	if !known {
+		b, err := base64.StdEncoding.DecodeString(s)
+		return b, err == nil && len(b) > 0
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil && len(b)*2 == wantHex {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// suggestHashAlg proposes the registered name of a misspelt algorithm:
+// "sha256" and "SHA_256" for "sha-256".
+func suggestHashAlg(alg string) string {
+	norm := strings.NewReplacer("-", "", "_", "").Replace(alg)
+	for name := range HashAlgorithms {
+		if strings.ReplaceAll(name, "-", "") == norm {
+			return name
+		}
+	}
+	return ""
 }
 
 func isHex(s string) bool {
@@ -211,6 +255,9 @@ func CheckURI(v string) (URIProblem, string) {
 	if u.Host == "" {
 		return URIInvalid, fmt.Sprintf("%q has no host", v)
 	}
+	if !isASCII(u.Host) {
+		return URINonASCII, fmt.Sprintf("%q has a non-ASCII host name; it should be written in its ASCII form (IDNA, \"xn--…\")", v)
+	}
 	if !isASCII(v) {
 		return URINonASCII, fmt.Sprintf("%q contains non-ASCII characters; they should be percent-encoded as UTF-8", v)
 	}
@@ -275,8 +322,10 @@ const (
 // (lowercase, RFC 5988 reg-rel-type) or an absolute URI (ext-rel-type).
 func CheckRel(v string) (RelProblem, string) {
 	switch {
-	case v == "":
+	case strings.TrimSpace(v) == "":
 		return RelInvalid, "rel is empty"
+	case v != strings.TrimSpace(v) && !strings.ContainsAny(strings.TrimSpace(v), " \t\r\n"):
+		return RelInvalid, fmt.Sprintf("rel %q has surrounding whitespace; write %q: Destinations compare relation types exactly", v, strings.TrimSpace(v))
 	case strings.ContainsAny(v, " \t\r\n"):
 		return RelInvalid, fmt.Sprintf("rel %q holds several words; an rs:ln has exactly one relation type", v)
 	case isRegRelType(v):
