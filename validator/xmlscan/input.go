@@ -95,21 +95,36 @@ func (s *Scanner) advance(i int) {
 	if len(b) == 0 {
 		return
 	}
-	if len(b) <= 16 {
-		// Most spans between two positions inside a tag are a few bytes:
-		// a look at each is cheaper there than the calls below.
-		lineEnd := false
-		for _, c := range b {
-			if c <= '\r' {
-				lineEnd = true
-				break
+	if len(b) <= 32 {
+		// Most spans between two positions are a few bytes (a name, the
+		// indentation between tags): a look at each byte is cheaper there
+		// than the calls below.
+		line, last, cr := s.line, -1, s.lastCR
+		for k, c := range b {
+			if c > '\r' {
+				cr = false
+				continue
+			}
+			switch c {
+			case '\n':
+				if !cr {
+					line++
+				}
+				last, cr = k, false
+			case '\r':
+				line++
+				last, cr = k, true
+			default:
+				cr = false
 			}
 		}
-		if !lineEnd {
-			s.lastCR = false
-			s.ci = i
-			return
+		if last >= 0 {
+			s.line = line
+			s.lineStart = s.base + int64(s.ci+last+1)
 		}
+		s.lastCR = cr
+		s.ci = i
+		return
 	}
 	n := bytes.Count(b, nl)
 	last := -1

@@ -129,7 +129,14 @@ const maxInterned = 1 << 15
 // or a non-empty problem when b is not a valid QName (Namespaces in XML 1.0
 // production [7]).
 func (s *Scanner) internQName(b []byte) (*qname, string) {
+	// A small direct-mapped cache in front of the map: documents repeat a
+	// few names, and comparing bytes is cheaper than hashing them.
+	h := (len(b)*31 + int(b[0])*7 + int(b[len(b)-1])) & (len(s.recent) - 1)
+	if q := s.recent[h]; q != nil && q.full == string(b) {
+		return q, ""
+	}
 	if q, ok := s.qnames[string(b)]; ok {
+		s.recent[h] = q
 		return q, ""
 	}
 	full := string(b)
@@ -160,6 +167,7 @@ func (s *Scanner) internQName(b []byte) (*qname, string) {
 	if len(s.qnames) < maxInterned {
 		s.qnames[full] = q
 	}
+	s.recent[h] = q
 	return q, ""
 }
 

@@ -174,6 +174,7 @@ type Scanner struct {
 
 	// Interning and reused storage.
 	qnames   map[string]*qname
+	recent   [64]*qname // cache in front of qnames, see internQName
 	strs     map[string]string
 	tok      Token
 	attrs    []Attr
