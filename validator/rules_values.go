@@ -209,8 +209,8 @@ var (
 		Doc: "href should be an absolute URI, as Destinations resolve links out of context.",
 		Run: func(p *Pass) {
 			forEachAttr(p, setOf("href"), func(el *Element, a *xmlscan.Attr) {
-				if prob, msg := CheckURI(a.Value); prob == URIRelative {
-					p.ReportAttrf(el, a, "href %s", msg)
+				if prob, _ := CheckURI(a.Value); prob == URIRelative {
+					p.ReportAttrf(el, a, "href %q is a relative reference; it should be an absolute URI, as Destinations follow links from copies of the document and from other contexts than its location", a.Value)
 				}
 			})
 		},

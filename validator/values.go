@@ -73,11 +73,11 @@ func ParseHash(v string) ([]Digest, []HashProblem) {
 			continue
 		}
 		if !known {
-			hint := "(known: md5, sha-1, sha-256, sha-384, sha-512, …)"
+			hint := " (known: md5, sha-1, sha-256, sha-384, sha-512, …)"
 			if s := suggestHashAlg(lalg); s != "" {
 				hint = fmt.Sprintf("; did you mean %q?", s)
 			}
-			ps = append(ps, HashProblem{Unknown: true, Msg: fmt.Sprintf("hash algorithm %q is not a registered hash function name %s", alg, hint)})
+			ps = append(ps, HashProblem{Unknown: true, Msg: fmt.Sprintf("hash algorithm %q is not a registered hash function name%s", alg, hint)})
 		} else if len(digest) != want {
 			ps = append(ps, HashProblem{Msg: fmt.Sprintf("%s digest has %d hex digits; %s digests have %d", alg, len(digest), lalg, want)})
 			continue
