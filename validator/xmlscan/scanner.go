@@ -123,9 +123,12 @@ type Limits struct {
 
 // Scanner reads tokens from an input stream.
 //
-// Supported encodings: UTF-8 (with or without BOM), UTF-16 LE and BE (with
-// BOM), ISO-8859-1 (latin1) and US-ASCII as declared in the XML declaration.
-// Any other declared encoding is a SyntaxError naming it.
+// Supported encodings: UTF-8 (with or without BOM), UTF-16 LE and BE
+// (detected from the BOM, or from "<?" when the document starts with an XML
+// declaration), ISO-8859-1 (declared as ISO-8859-1, latin1 or ISO_8859-1)
+// and US-ASCII (bytes above 0x7F are then an error), case-insensitively.
+// Any other declared encoding is a SyntaxError naming it. Input is
+// transcoded to UTF-8 on the fly, with the standard library only.
 type Scanner struct {
 	raw      io.Reader // the original input
 	src      io.Reader // UTF-8 input: raw, or a decoder reading raw
