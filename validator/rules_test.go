@@ -83,6 +83,25 @@ func checkWants(t *testing.T, name string, rep *validator.Report, ws []want) {
 	}
 }
 
+var schemaDirective = regexp.MustCompile(`<!--\s*rscheck-schema:\s*(\S+)\s*-->`)
+
+// optionsOf reads the options a test document asks for: an extension
+// schema to load, <!-- rscheck-schema: ext.xsd --> (relative to
+// testdata/rules), for the XSD rules that only extension schemas trigger.
+func optionsOf(t *testing.T, data []byte) *validator.Options {
+	t.Helper()
+	opts := &validator.Options{}
+	for _, m := range schemaDirective.FindAllSubmatch(data, -1) {
+		name := string(m[1])
+		xsd, err := os.ReadFile(filepath.Join("testdata", "rules", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.ExtraSchemas = append(opts.ExtraSchemas, validator.SchemaFile{Location: name, Data: xsd})
+	}
+	return opts
+}
+
 // TestRules runs every document in testdata/rules and checks that its
 // findings are exactly the ones its want comments announce.
 func TestRules(t *testing.T) {
@@ -96,7 +115,7 @@ func TestRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := validator.Validate(context.Background(), bytes.NewReader(data), nil)
+			rep, err := validator.Validate(context.Background(), bytes.NewReader(data), optionsOf(t, data))
 			if err != nil {
 				t.Fatal(err)
 			}
