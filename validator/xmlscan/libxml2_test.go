@@ -44,6 +44,8 @@ import (
 //     a fatal error in XML 1.0 §4.3.3; libxml2 lets the BOM win.
 //   - An odd trailing byte in UTF-16 input: not a legal UTF-16 sequence, a
 //     fatal error for us; libxml2 drops it silently.
+//   - "<!DOCTYPEname": production [28] requires whitespace after
+//     "<!DOCTYPE"; libxml2 does not check it.
 //   - version="1." in the XML declaration: libxml2 accepts it with a
 //     warning, but VersionNum ::= '1.' [0-9]+ needs a digit.
 //   - A NUL byte after the root element: libxml2 stops reading at a NUL
@@ -145,6 +147,8 @@ func knownDifference(ours error, stderr string) string {
 		return `version "1." (libxml2 accepts it with a warning; VersionNum needs a digit after the dot)`
 	case strings.Contains(msg, "declared but the document"):
 		return "declared encoding contradicts the byte order mark (libxml2 lets the BOM win)"
+	case strings.Contains(msg, "missing whitespace after <!DOCTYPE"):
+		return "<!DOCTYPEname (libxml2 does not require the whitespace production [28] does)"
 	case strings.Contains(msg, "invalid UTF-16"):
 		return "odd trailing byte in UTF-16 input (libxml2 drops it)"
 	case strings.Contains(msg, "unsupported encoding"):
