@@ -1,0 +1,145 @@
+package xsd
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// referenceDir is the shared reference material (../shared from the
+// repository root): the official schemas and the xmllint experiments.
+func referenceDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../../shared/reference/schemas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sitemap.xsd")); err != nil {
+		t.Fatalf("reference schemas missing (expected at %s): %v", dir, err)
+	}
+	return dir
+}
+
+var (
+	officialOnce   sync.Once
+	officialSchema *Schema
+	officialErr    error
+)
+
+// officialSchema compiles sitemap.xsd and siteindex.xsd (one namespace)
+// with resourcesync-1.1.xsd, as wrapper-all.xsd does for xmllint.
+func official(t testing.TB) *Schema {
+	t.Helper()
+	dir := referenceDir(t)
+	officialOnce.Do(func() {
+		c := NewCompiler()
+		c.SetFS(os.DirFS(dir))
+		officialSchema, officialErr = c.Compile("sitemap.xsd", "siteindex.xsd", "resourcesync-1.1.xsd")
+	})
+	if officialErr != nil {
+		t.Fatal(officialErr)
+	}
+	return officialSchema
+}
+
+func TestCompileOfficial(t *testing.T) {
+	official(t)
+	dir := referenceDir(t)
+	c := NewCompiler()
+	c.SetFS(os.DirFS(dir))
+	for _, root := range []string{"wrapper-all.xsd", "wrapper-urlset.xsd", "wrapper-siteindex.xsd", "resourcesync-0.9.1.xsd", "resourcesync-1.0.xsd", "resourcesync-1.1-2017.xsd"} {
+		if _, err := c.Compile(root); err != nil {
+			t.Errorf("%s: %v", root, err)
+		}
+	}
+}
+
+// xmllintLine matches the first error line of xmllint's output.
+var xmllintLine = regexp.MustCompile(`^[^:]+:(\d+): `)
+
+// TestXmllintExperiments checks every document of xmllint-tests against
+// the verdict and first error line xmllint gives with wrapper-all.xsd.
+// The expectations are in testdata/xmllint-verdicts.txt, recorded from
+// xmllint 2.9.14; the libxml2 build tag re-checks them.
+func TestXmllintExperiments(t *testing.T) {
+	s := official(t)
+	dir := referenceDir(t)
+	want := readVerdicts(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "xmllint-tests", "*.xml"))
+	more, _ := filepath.Glob(filepath.Join(dir, "xmllint-tests", "*", "*.xml"))
+	files = append(files, more...)
+	sort.Strings(files)
+	if len(files) < 40 {
+		t.Fatalf("only %d experiment documents found", len(files))
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(filepath.Join(dir, "xmllint-tests"), f)
+		t.Run(rel, func(t *testing.T) {
+			w, ok := want[rel]
+			if !ok {
+				t.Fatalf("no recorded xmllint verdict for %s", rel)
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs, err := s.Validate(strings.NewReader(string(data)))
+			if err != nil {
+				if w != -2 {
+					t.Fatalf("not well-formed: %v", err)
+				}
+				return
+			}
+			got := 0
+			if len(errs) > 0 {
+				got = errs[0].Line
+			}
+			if got != w {
+				t.Errorf("first error line %d, xmllint %d", got, w)
+				for _, e := range errs {
+					t.Logf("  %v [%s] %s", e, e.Kind.Code(), e.Component)
+				}
+			}
+		})
+	}
+}
+
+// readVerdicts reads "file line" pairs: line 0 means valid.
+func readVerdicts(t testing.TB) map[string]int {
+	data, err := os.ReadFile("testdata/xmllint-verdicts.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]int{}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 2 || strings.HasPrefix(l, "#") {
+			continue
+		}
+		n, _ := strconv.Atoi(f[1])
+		m[f[0]] = n
+	}
+	return m
+}
+
+// xmllintFirstLine runs xmllint and returns the line of its first schema
+// validity error (0 when the document validates).
+func xmllintFirstLine(t testing.TB, schema, doc string) int {
+	out, _ := exec.Command("xmllint", "--noout", "--schema", schema, doc).CombinedOutput()
+	for _, l := range strings.Split(string(out), "\n") {
+		if !strings.Contains(l, "Schemas validity error") {
+			continue
+		}
+		if m := xmllintLine.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return n
+		}
+	}
+	return 0
+}

@@ -1,0 +1,647 @@
+package xsd
+
+import (
+	"github.com/rscheck/rscheck/validator/xmlscan"
+)
+
+// Validator is the validation state of one document. Push every token the
+// Scanner produces, in order, then call Close after io.EOF. Errors are
+// reported through the callback as soon as libxml2 would report them:
+// attribute errors when the start tag is seen, an unexpected child when it
+// is seen, missing children and simple-content value errors when the
+// element ends.
+//
+// A Validator is not safe for concurrent use; create one per document.
+type Validator struct {
+	s      *Schema
+	sc     *xmlscan.Scanner
+	report func(*Error)
+	path   xmlscan.Path
+	frames []frame
+	ns     []xmlscan.NSDecl // in-scope declarations, for display prefixes
+	text   []byte           // character content of the current simple-content element
+	ctx    valCtx
+	cache  map[cacheKey][]valueErr
+	closed bool
+	// Values of attributes of the current start tag, checked in passes.
+	unexpected []int
+}
+
+type frameMode uint8
+
+const (
+	modeValidate frameMode = iota
+	modeSkip               // the element and its content are not validated
+)
+
+type frame struct {
+	mode     frameMode
+	decl     *elementDecl
+	typ      *typeDef
+	state    uint64
+	name     xmlscan.Name
+	pos      xmlscan.Pos
+	line     int
+	nsMark   int
+	skipRest bool // an error ended validation of the rest of the content
+	badModel bool // do not check the content model at the end
+	nilled   bool
+	empty    bool // no character data and no child element so far
+	inText   bool // the previous token was character data
+	textNode bool // an error was reported for the current run of text
+}
+
+// valCtx is what value validation needs from its surroundings.
+type valCtx struct {
+	lookup      func(prefix string) (string, bool)
+	inAttribute bool
+	ids         map[string]struct{}
+}
+
+func (c *valCtx) lookupPrefix(prefix string) (string, bool) {
+	if c == nil || c.lookup == nil {
+		return "", prefix == ""
+	}
+	return c.lookup(prefix)
+}
+
+// addID registers an ID and reports whether it was new.
+func (c *valCtx) addID(id string) bool {
+	if c.ids == nil {
+		c.ids = map[string]struct{}{}
+	}
+	if _, dup := c.ids[id]; dup {
+		return false
+	}
+	c.ids[id] = struct{}{}
+	return true
+}
+
+type cacheKey struct {
+	t    *simpleType
+	s    string
+	norm bool
+}
+
+const cacheMax = 4096
+
+// NewValidator returns a Validator for one document read by sc (used to
+// resolve QName values) that reports errors to report.
+func (s *Schema) NewValidator(sc *xmlscan.Scanner, report func(*Error)) *Validator {
+	v := &Validator{s: s, sc: sc, report: report}
+	v.ctx.lookup = v.lookupPrefix
+	return v
+}
+
+func (v *Validator) lookupPrefix(prefix string) (string, bool) {
+	if v.sc != nil {
+		return v.sc.LookupPrefix(prefix)
+	}
+	for i := len(v.ns) - 1; i >= 0; i-- {
+		if v.ns[i].Prefix == prefix {
+			return v.ns[i].URI, true
+		}
+	}
+	if prefix == "xml" {
+		return xmlNS, true
+	}
+	return "", prefix == ""
+}
+
+// prefixOf returns a display function mapping namespace names to the
+// prefixes in scope now.
+func (v *Validator) prefixOf() func(string) (string, bool) {
+	bindings := append([]xmlscan.NSDecl(nil), v.ns...)
+	return func(ns string) (string, bool) {
+		for i := len(bindings) - 1; i >= 0; i-- {
+			b := bindings[i]
+			if b.URI != ns {
+				continue
+			}
+			shadowed := false
+			for _, c := range bindings[i+1:] {
+				if c.Prefix == b.Prefix {
+					shadowed = true
+					break
+				}
+			}
+			if !shadowed {
+				return b.Prefix, true
+			}
+		}
+		return "", false
+	}
+}
+
+// Token validates the next token of the document.
+func (v *Validator) Token(t *xmlscan.Token) {
+	switch t.Kind {
+	case xmlscan.StartElement:
+		v.startElement(t)
+	case xmlscan.EndElement:
+		v.endElement()
+	case xmlscan.Text:
+		v.charData(t.Data)
+		return
+	}
+	if n := len(v.frames); n > 0 {
+		v.frames[n-1].inText = false
+	}
+}
+
+// Close ends the document. With a well-formed document every element is
+// closed by then and Close only releases memory; it is safe to call twice.
+func (v *Validator) Close() {
+	v.closed = true
+	v.frames = v.frames[:0]
+	v.cache = nil
+	v.ctx.ids = nil
+}
+
+func (v *Validator) top() *frame {
+	if len(v.frames) == 0 {
+		return nil
+	}
+	return &v.frames[len(v.frames)-1]
+}
+
+func (v *Validator) startElement(t *xmlscan.Token) {
+	parent := v.top()
+	if parent != nil {
+		parent.inText = false
+	}
+	parentPath := ""
+	if parent != nil && (parent.typ != nil && (parent.typ.content == contentEmpty || parent.typ.content == contentSimple) || parent.nilled) && parent.mode == modeValidate && !parent.skipRest {
+		parentPath = v.path.String()
+	}
+	v.path.Push(t.Name)
+	f := frame{name: t.Name, pos: t.Pos, line: t.End.Line, nsMark: len(v.ns), empty: true}
+	if len(t.NSDecls) > 0 {
+		v.ns = append(v.ns, t.NSDecls...)
+	}
+	q := qname{t.Name.Space, t.Name.Local}
+	if parent != nil && (parent.mode == modeSkip || parent.skipRest) {
+		f.mode = modeSkip
+		v.frames = append(v.frames, f)
+		return
+	}
+	var tm term
+	if parent == nil {
+		tm.decl = v.s.elements[q]
+		if tm.decl == nil {
+			v.elemError(&f, &NoRootDeclaration{elementKind: v.ek(t.Name)}, "")
+			f.mode = modeSkip
+			v.frames = append(v.frames, f)
+			return
+		}
+	} else {
+		parent.empty = false
+		pt := parent.typ
+		switch {
+		case parent.nilled:
+			v.parentError(parent, parentPath, &NilError{elementKind: v.ek(parent.name),
+				Reason: "the element is nilled (xsi:nil=\"true\"), so it may have no content, but contains <" + displayName(t.Name, v.prefixOf()) + ">"})
+			f.mode, parent.skipRest = modeSkip, true
+		case pt.urType:
+			// anyType: children are assessed laxly.
+			tm.decl = v.s.elements[q]
+			if tm.decl == nil {
+				tm.wild = pt.wildcard
+			}
+		case pt.content == contentEmpty:
+			v.parentError(parent, parentPath, &NotEmpty{elementKind: v.ek(parent.name), Child: t.Name})
+			f.mode, parent.skipRest = modeSkip, true
+		case pt.content == contentSimple:
+			v.parentError(parent, parentPath, &ElementInSimpleContent{elementKind: v.ek(parent.name), Child: t.Name})
+			f.mode, parent.skipRest = modeSkip, true
+		default:
+			st, matched, ok := pt.model.next(parent.state, q)
+			if !ok {
+				v.elemError(&f, &UnexpectedElement{elementKind: v.ek(t.Name), Expected: pt.model.expected(parent.state)}, pt.desc)
+				f.mode, parent.skipRest, parent.badModel = modeSkip, true, true
+			} else {
+				parent.state = st
+				tm = matched
+			}
+		}
+		if f.mode == modeSkip {
+			v.frames = append(v.frames, f)
+			return
+		}
+	}
+	if tm.wild != nil {
+		switch tm.wild.process {
+		case processSkip:
+			f.mode = modeSkip
+			v.frames = append(v.frames, f)
+			return
+		}
+		tm.decl = v.s.elements[q]
+		if tm.decl == nil {
+			if tm.wild.process == processStrict {
+				v.elemError(&f, &NoStrictDeclaration{elementKind: v.ek(t.Name)}, tm.wild.desc)
+				f.mode = modeSkip
+				v.frames = append(v.frames, f)
+				return
+			}
+			// Lax: xsi:type if given, else anyType.
+			f.typ = v.s.anyType
+			if xt, ok := findAttr(t.Attrs, xsiNS, "type"); ok {
+				td, good := v.xsiType(&f, t, xt, v.s.anyType, 0)
+				if !good {
+					f.mode = modeSkip
+					v.frames = append(v.frames, f)
+					return
+				}
+				f.typ = td
+			}
+			v.elementBody(&f, t)
+			return
+		}
+	}
+	d := tm.decl
+	f.decl = d
+	f.typ = d.typ
+	if d.abstract {
+		v.elemError(&f, &AbstractError{elementKind: v.ek(t.Name)}, d.desc)
+		f.mode = modeSkip
+		v.frames = append(v.frames, f)
+		return
+	}
+	if nilAttr, ok := findAttr(t.Attrs, xsiNS, "nil"); ok {
+		val, errs := v.s.boolType().validate(nilAttr.Value, false, false, &v.ctx)
+		if errs != nil {
+			v.attrValueError(&f, t, nilAttr, errs, "")
+		} else if !d.nillable {
+			v.elemError(&f, &NilError{elementKind: v.ek(t.Name), Reason: "xsi:nil is used but the element is not nillable"}, d.desc)
+		} else if val.t {
+			if d.hasFixed {
+				v.elemError(&f, &NilError{elementKind: v.ek(t.Name), Reason: "the element cannot be nilled because it has a fixed value"}, d.desc)
+			} else {
+				f.nilled = true
+			}
+		}
+	}
+	if xt, ok := findAttr(t.Attrs, xsiNS, "type"); ok {
+		td, good := v.xsiType(&f, t, xt, d.typ, d.block)
+		if !good {
+			f.mode = modeSkip
+			v.frames = append(v.frames, f)
+			return
+		}
+		f.typ = td
+	}
+	v.elementBody(&f, t)
+}
+
+// elementBody checks the type and the attributes of an element and pushes
+// its frame.
+func (v *Validator) elementBody(f *frame, t *xmlscan.Token) {
+	if f.typ.abstract {
+		v.elemError(f, &AbstractError{elementKind: v.ek(t.Name), Type: f.typ.desc}, f.typ.desc)
+		f.mode = modeSkip
+		v.frames = append(v.frames, *f)
+		return
+	}
+	if f.typ.simple {
+		v.simpleAttributes(f, t)
+	} else {
+		v.complexAttributes(f, t)
+	}
+	if f.typ.simple || f.typ.content == contentSimple {
+		v.text = v.text[:0]
+	}
+	v.frames = append(v.frames, *f)
+}
+
+func findAttr(attrs []xmlscan.Attr, space, local string) (*xmlscan.Attr, bool) {
+	for i := range attrs {
+		if attrs[i].Name.Local == local && attrs[i].Name.Space == space {
+			return &attrs[i], true
+		}
+	}
+	return nil, false
+}
+
+// isMeta reports the xsi attributes libxml2 always allows and handles
+// itself.
+func isMeta(n xmlscan.Name) bool {
+	if n.Space != xsiNS {
+		return false
+	}
+	switch n.Local {
+	case "type", "nil", "schemaLocation", "noNamespaceSchemaLocation":
+		return true
+	}
+	return false
+}
+
+// xsiType resolves and checks an xsi:type attribute against the declared
+// type. It reports errors itself and returns false when the element must
+// be skipped.
+func (v *Validator) xsiType(f *frame, t *xmlscan.Token, a *xmlscan.Attr, declared *typeDef, block derivSet) (*typeDef, bool) {
+	qv, errs := v.s.qnameType().validate(a.Value, false, false, &v.ctx)
+	if errs != nil {
+		v.attrValueError(f, t, a, errs, "")
+		return nil, false
+	}
+	td := v.s.types[qname{qv.ns, trimBlanks(qv.s)}]
+	if td == nil {
+		v.elemError(f, &XsiTypeError{elementKind: v.ek(t.Name), Value: a.Value, Reason: "no type definition of that name"}, "")
+		return nil, false
+	}
+	if !derivedOK(td, declared, block|declared.block) {
+		v.elemError(f, &XsiTypeError{elementKind: v.ek(t.Name), Value: a.Value,
+			Reason: "the type is not validly derived from " + declared.desc + " (or the derivation is blocked)"}, declared.desc)
+		return nil, false
+	}
+	return td, true
+}
+
+// complexAttributes validates the attributes of an element with a complex
+// type, in libxml2's order: values first (document order), then the
+// attributes not allowed, then the required ones missing.
+func (v *Validator) complexAttributes(f *frame, t *xmlscan.Token) {
+	td := f.typ
+	v.unexpected = v.unexpected[:0]
+	for i := range t.Attrs {
+		a := &t.Attrs[i]
+		if isMeta(a.Name) {
+			continue
+		}
+		q := qname{a.Name.Space, a.Name.Local}
+		if u := td.attrMap[q]; u != nil {
+			v.checkAttr(f, t, a, u.decl, u)
+			continue
+		}
+		w := td.wildcard
+		if w == nil || !w.allows(q.ns) {
+			v.unexpected = append(v.unexpected, i)
+			continue
+		}
+		if w.process == processSkip {
+			continue
+		}
+		if d := v.s.attributes[q]; d != nil {
+			v.checkAttr(f, t, a, d, nil)
+		} else if w.process == processStrict {
+			v.unexpected = append(v.unexpected, -1-i)
+		}
+	}
+	for _, i := range v.unexpected {
+		strict := i < 0
+		if strict {
+			i = -1 - i
+		}
+		a := &t.Attrs[i]
+		k := &UnexpectedAttribute{elementKind: v.ek(t.Name), Attribute: a.Name}
+		for _, u := range td.attrs {
+			k.Declared = append(k.Declared, u.decl.name.name())
+		}
+		comp := td.desc
+		if strict {
+			comp = td.desc + ", xs:anyAttribute (strict: the attribute needs a global declaration)"
+		}
+		v.attrError(f, a, k, comp)
+	}
+	for _, u := range td.attrs {
+		if !u.required {
+			continue
+		}
+		if _, ok := findAttr(t.Attrs, u.decl.name.ns, u.decl.name.local); !ok {
+			v.elemError(f, &MissingAttribute{elementKind: v.ek(t.Name), Attribute: u.decl.name.name()}, u.decl.desc)
+		}
+	}
+}
+
+// simpleAttributes handles an element of simple type: only the xsi
+// attributes are allowed.
+func (v *Validator) simpleAttributes(f *frame, t *xmlscan.Token) {
+	for i := range t.Attrs {
+		a := &t.Attrs[i]
+		if isMeta(a.Name) {
+			continue
+		}
+		v.attrError(f, a, &UnexpectedAttribute{elementKind: v.ek(t.Name), Attribute: a.Name}, f.typ.desc)
+	}
+}
+
+// checkAttr validates an attribute value against its declaration (and
+// the use's value constraint).
+func (v *Validator) checkAttr(f *frame, t *xmlscan.Token, a *xmlscan.Attr, d *attributeDecl, u *attributeUse) {
+	normalize := d.hasDefault || d.hasFixed || u != nil && u.hasConstraint()
+	v.ctx.inAttribute = true
+	val, errs := v.validateValue(d.typ, a.Value, normalize)
+	v.ctx.inAttribute = false
+	if errs != nil {
+		v.attrValueError(f, t, a, errs, d.desc)
+		return
+	}
+	fixed, fv, ok := "", value{}, false
+	if u != nil {
+		fixed, fv, ok = u.fixed()
+	} else if d.hasFixed {
+		fixed, fv, ok = d.constraint, d.fixedValue, true
+	}
+	if ok && !valuesEqual(d.typ, val, fv) {
+		v.attrError(f, a, &FixedValueMismatch{elementKind: v.ek(t.Name), Attribute: a.Name, Value: a.Value, Fixed: fixed}, d.desc)
+	}
+}
+
+// valuesEqual compares a value with a fixed value of the same type.
+func valuesEqual(t *simpleType, x, y value) bool {
+	if x.b.stringFamily() || x.b == bAnySimpleType || x.b == bNone {
+		return x.s == y.s || normalizeWS(x.s, t.effectiveWS()) == normalizeWS(y.s, t.effectiveWS())
+	}
+	return compareValues(x, y) == 0
+}
+
+// validateValue validates a value, through the per-document cache for
+// the types that deserve it.
+func (v *Validator) validateValue(t *simpleType, s string, normalize bool) (value, []valueErr) {
+	if !t.memo || t.idLike || len(s) > 256 {
+		return t.validate(s, normalize, false, &v.ctx)
+	}
+	k := cacheKey{t, s, normalize}
+	if errs, ok := v.cache[k]; ok {
+		if errs == nil {
+			// The value itself is only needed for fixed comparisons;
+			// recompute it then (rare).
+			return t.validate(s, normalize, false, &v.ctx)
+		}
+		return value{}, errs
+	}
+	val, errs := t.validate(s, normalize, false, &v.ctx)
+	if v.cache == nil || len(v.cache) >= cacheMax {
+		v.cache = make(map[cacheKey][]valueErr, 64)
+	}
+	v.cache[k] = errs
+	return val, errs
+}
+
+func (v *Validator) charData(data []byte) {
+	f := v.top()
+	if f == nil {
+		return
+	}
+	run := f.inText
+	f.inText = true
+	if f.mode == modeSkip || f.skipRest {
+		return
+	}
+	if f.nilled {
+		f.empty = false
+		if !run {
+			v.elemError(f, &NilError{elementKind: v.ek(f.name), Reason: "the element is nilled (xsi:nil=\"true\"), so it may have no content, but contains text"}, "")
+		}
+		return
+	}
+	td := f.typ
+	switch {
+	case td.urType || td.content == contentMixed:
+		f.empty = false
+	case td.simple || td.content == contentSimple:
+		f.empty = false
+		v.text = append(v.text, data...)
+	case td.content == contentEmpty:
+		f.empty = false
+		if !run {
+			v.elemError(f, &NotEmpty{elementKind: v.ek(f.name)}, td.desc)
+		}
+	default:
+		f.empty = false
+		if run && f.textNode {
+			return
+		}
+		for _, c := range data {
+			if !isBlank(c) {
+				f.textNode = true
+				v.elemError(f, &TextNotAllowed{elementKind: v.ek(f.name)}, td.desc)
+				return
+			}
+		}
+		if !run {
+			f.textNode = false
+		}
+	}
+}
+
+func (v *Validator) endElement() {
+	n := len(v.frames)
+	if n == 0 {
+		return
+	}
+	f := &v.frames[n-1]
+	if f.mode == modeValidate {
+		v.finish(f)
+	}
+	v.ns = v.ns[:f.nsMark]
+	v.frames = v.frames[:n-1]
+	v.path.Pop()
+	if p := v.top(); p != nil {
+		p.inText = false
+	}
+}
+
+// finish runs the end-of-element checks: the content model, then the
+// value of simple content.
+func (v *Validator) finish(f *frame) {
+	td := f.typ
+	if td.urType || f.nilled {
+		return
+	}
+	if !td.simple && (td.content == contentElements || td.content == contentMixed) {
+		if !f.badModel && !td.model.final(f.state) {
+			v.elemError(f, &MissingElements{elementKind: v.ek(f.name), Expected: td.model.expected(f.state)}, td.desc)
+		}
+		if td.content == contentMixed && f.decl != nil && f.decl.hasFixed && !f.empty {
+			// Mixed content with a fixed value: the text must match.
+		}
+		return
+	}
+	if !td.simple && td.content != contentSimple {
+		return
+	}
+	d := f.decl
+	if d != nil && (d.hasDefault || d.hasFixed) && f.empty {
+		return // the default or fixed value applies, and it is valid
+	}
+	s := string(v.text)
+	val, errs := v.validateValue(td.st, s, d != nil && (d.hasDefault || d.hasFixed))
+	if errs != nil {
+		v.valueError(f, s, errs, td.desc)
+		return
+	}
+	if d != nil && d.hasFixed && !valuesEqual(td.st, val, d.fixedValue) {
+		v.elemError(f, &FixedValueMismatch{elementKind: v.ek(f.name), Value: s, Fixed: d.constraint}, d.desc)
+	}
+}
+
+// ek builds the common part of element-level kinds.
+func (v *Validator) ek(n xmlscan.Name) elementKind {
+	return elementKind{Element: n, prefixOf: v.prefixOf()}
+}
+
+func (v *Validator) emit(e *Error) {
+	if v.report != nil {
+		v.report(e)
+	}
+}
+
+// elemError reports an error on the element of frame f.
+func (v *Validator) elemError(f *frame, k ErrorKind, comp string) {
+	v.emit(&Error{Kind: k, Pos: f.pos, Line: f.line, Path: v.path.String(), Component: comp, Message: k.String()})
+}
+
+// parentError reports an error on the parent of the element just pushed
+// onto the path (libxml2 reports content errors on the parent).
+func (v *Validator) parentError(parent *frame, path string, k ErrorKind) {
+	comp := ""
+	if parent.typ != nil {
+		comp = parent.typ.desc
+	}
+	v.emit(&Error{Kind: k, Pos: parent.pos, Line: parent.line, Path: path, Component: comp, Message: k.String()})
+}
+
+func (v *Validator) attrError(f *frame, a *xmlscan.Attr, k ErrorKind, comp string) {
+	v.emit(&Error{Kind: k, Pos: a.Pos, Line: f.line, Path: v.path.Attr(a.Name), Component: comp, Message: k.String()})
+}
+
+func (v *Validator) attrValueError(f *frame, t *xmlscan.Token, a *xmlscan.Attr, errs []valueErr, comp string) {
+	for _, e := range errs {
+		k := &InvalidAttributeValue{elementKind: v.ek(t.Name), Attribute: a.Name, valueKind: e.kind(a.Value)}
+		v.attrError(f, a, k, e.component(comp))
+	}
+}
+
+func (v *Validator) valueError(f *frame, s string, errs []valueErr, comp string) {
+	for _, e := range errs {
+		k := &InvalidElementValue{elementKind: v.ek(f.name), valueKind: e.kind(s)}
+		v.elemError(f, k, e.component(comp))
+	}
+}
+
+func (e valueErr) kind(s string) valueKind {
+	return valueKind{Value: s, Type: e.typ.label, Facet: e.facet, FacetValue: e.facetValue, Detail: e.detail}
+}
+
+// component names the violated component: a user-defined named type with
+// the facet; else the declaration, with the built-in type or facet.
+func (e valueErr) component(decl string) string {
+	c := e.typ.desc
+	switch {
+	case e.typ.name.local == "" && decl != "":
+		c = decl
+	case e.typ.name.ns == xsdNS && decl != "":
+		c = decl + " (" + e.typ.desc + ")"
+	}
+	if e.facet != "" {
+		c += " (" + e.facet + " \"" + e.facetValue + "\")"
+	}
+	return c
+}
+
+// boolType and qnameType return built-in simple types the validator uses
+// for xsi attributes.
+func (s *Schema) boolType() *simpleType  { return s.types[qname{xsdNS, "boolean"}].st }
+func (s *Schema) qnameType() *simpleType { return s.types[qname{xsdNS, "QName"}].st }
