@@ -389,7 +389,7 @@ func (c *checker) open(f *zip.File) (io.ReadCloser, error) {
 	return struct {
 		io.Reader
 		io.Closer
-	}{&declaredReader{r: rc, left: int64(f.UncompressedSize64) + 1}, rc}, nil
+	}{&declaredReader{r: rc, declared: int64(f.UncompressedSize64)}, rc}, nil
 }
 
 type limitError struct{ msg string }
@@ -399,21 +399,25 @@ func (e *limitError) Error() string { return e.msg }
 // declaredReader stops after a file's declared size (plus one byte, to
 // tell that it is longer).
 type declaredReader struct {
-	r    io.Reader
-	left int64
+	r              io.Reader
+	declared, read int64
 }
 
 func (d *declaredReader) Read(p []byte) (int, error) {
-	if d.left <= 0 {
+	left := d.declared + 1 - d.read
+	if left <= 0 {
 		return 0, errLonger
 	}
-	if int64(len(p)) > d.left {
-		p = p[:d.left]
+	if int64(len(p)) > left {
+		p = p[:left]
 	}
 	n, err := d.r.Read(p)
-	d.left -= int64(n)
-	if d.left <= 0 || (d.left == 1 && errors.Is(err, zip.ErrFormat)) {
-		// archive/zip itself fails with ErrFormat one byte past the
+	d.read += int64(n)
+	switch {
+	case d.read > d.declared:
+		return n, errLonger
+	case errors.Is(err, zip.ErrFormat) && d.read+int64(len(p)) > d.declared:
+		// archive/zip fails with ErrFormat when a file goes past its
 		// declared size: say what happened.
 		return n, errLonger
 	}
