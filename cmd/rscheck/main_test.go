@@ -493,3 +493,14 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: %d %q", status, out)
 	}
 }
+
+// TestExtraSchema checks that --schema reaches the validator: with the
+// schema of its foreign namespace loaded, a document has fewer errors.
+func TestExtraSchema(t *testing.T) {
+	_, without, _ := validateJSON(t, "", "testdata/extension.xml")
+	status, with, errs := validateJSON(t, "", "--schema", "testdata/extra.xsd", "testdata/extension.xml")
+	if errs != "" || with.Summary.Errors >= without.Summary.Errors {
+		t.Errorf("--schema: status %d, %d errors with the schema and %d without; stderr %q",
+			status, with.Summary.Errors, without.Summary.Errors, errs)
+	}
+}

@@ -20,8 +20,9 @@ var htmlSource string
 // the WebAssembly build) never write HTML.
 var htmlTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
-		"httpURL": httpURL,
-		"plural":  plural,
+		"httpURL":  httpURL,
+		"plural":   plural,
+		"notShown": notShown,
 	}).Parse(htmlSource))
 })
 

@@ -86,7 +86,7 @@ func WriteJUnit(w io.Writer, r *Result, opts Options) error {
 			})
 		}
 		for _, id := range suppressedRules(rep) {
-			msg := fmt.Sprintf("%d more %s findings not shown", rep.Suppressed[id], id)
+			msg := notShown(rep.Suppressed[id], id)
 			if suppressedSeverity(rep, id, idx) != validator.Error {
 				fmt.Fprintf(&out, "%s\n", msg)
 				continue

@@ -204,7 +204,8 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// counts formats severity counts: "1 error, 0 warnings, 2 infos".
-func counts(errors, warnings, infos int) string {
-	return plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + plural(infos, "info")
+// notShown says how many findings of a rule the per-rule cap left out:
+// "1234 more RS404 findings not shown".
+func notShown(n int, rule string) string {
+	return plural(n, "more "+rule+" finding") + " not shown"
 }

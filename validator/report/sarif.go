@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -156,7 +155,7 @@ func WriteSARIF(w io.Writer, r *Result, opts Options) error {
 		for _, id := range suppressedRules(rep) {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
 				Level:   "note",
-				Message: sarifMessage{fmt.Sprintf("%s: %d more %s findings not shown", rep.Source, rep.Suppressed[id], id)},
+				Message: sarifMessage{rep.Source + ": " + notShown(rep.Suppressed[id], id)},
 			})
 		}
 	}

@@ -86,7 +86,7 @@ func (t *textWriter) document(r *Result, i int, rep *validator.Report) {
 		}
 	}
 	for _, id := range suppressedRules(rep) {
-		t.printf("  … and %d more %s findings not shown\n", rep.Suppressed[id], id)
+		t.printf("  … and %s\n", notShown(rep.Suppressed[id], id))
 	}
 }
 
