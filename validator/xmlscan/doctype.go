@@ -395,7 +395,7 @@ func (s *Scanner) entityDecl(b []byte, i int) (int, string, bool, error) {
 				return 0, "", false, s.errAt(k, "parameter-entity reference in an entity value in the internal subset")
 			case '&':
 				if k+1 < vEnd && b[k+1] == '#' {
-					if _, n, err := s.reference(b[:vEnd], k, 0, false); err != nil {
+					if _, n, err := s.reference(b[:vEnd], k, 0); err != nil {
 						return 0, "", false, err
 					} else {
 						k += n - 1
@@ -696,7 +696,7 @@ func (s *Scanner) attlistDecl(b []byte, i int) (int, error) {
 				return 0, s.errAt(k, "'<' is not allowed in an attribute default value")
 			case '&':
 				if k+1 < vEnd && b[k+1] == '#' {
-					_, n, err := s.reference(b[:vEnd], k, 0, true)
+					_, n, err := s.reference(b[:vEnd], k, 0)
 					if err != nil {
 						return 0, err
 					}

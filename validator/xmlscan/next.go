@@ -493,7 +493,7 @@ func (s *Scanner) text(i, j int) ([]byte, error) {
 			}
 			flushed, copied = k, true
 		case c == '&':
-			r, n, err := s.reference(b, k, i, false)
+			r, n, err := s.reference(b, k, i)
 			if err != nil {
 				return nil, err
 			}

@@ -214,6 +214,7 @@ var errorTests = []struct {
 	{"<a/><b/>", 1, 5, "element after the end of the root element"},
 	{"<a/>\nx", 2, 1, "text after the root element"},
 	{"x<a/>", 1, 1, "text before the root element"},
+	{"\xEF\xBB\xBF\xEF\xBB\xBF<a/>", 1, 1, "text before the root element"}, // a second BOM is U+FEFF text
 	{"<a/>&amp;", 1, 5, "text after the root element"},
 	{"<a/ >", 1, 3, `expected "/>"`},
 	{"</ a>", 1, 3, "end tag lacks a valid element name"},

@@ -3,6 +3,7 @@ package xmlscan
 import (
 	"bytes"
 	"io"
+	"unicode/utf8"
 )
 
 const (
@@ -147,12 +148,10 @@ func (s *Scanner) qnameAt(b []byte, i int, what string) (*qname, int, error) {
 	return q, end, nil
 }
 
+// charAt returns the character at b[i], for messages.
 func charAt(b []byte, i int) string {
-	r := []rune(string(b[i:min(len(b), i+4)]))
-	if len(r) == 0 {
-		return ""
-	}
-	return string(r[0])
+	r, _ := utf8.DecodeRune(b[i:])
+	return string(r)
 }
 
 // attrValue appends the normalised value of buf[i:j] to s.vals (XML 1.0
@@ -191,7 +190,7 @@ func (s *Scanner) attrValue(i, j int, q *qname) error {
 			}
 			flushed = k
 		case c == '&':
-			r, n, err := s.reference(b, k, i, true)
+			r, n, err := s.reference(b, k, i)
 			if err != nil {
 				return err
 			}
@@ -214,7 +213,7 @@ func (s *Scanner) attrValue(i, j int, q *qname) error {
 // the five predefined entities. Other entities are never expanded, so a
 // reference to one is an error. It returns the character and the length of
 // the reference.
-func (s *Scanner) reference(b []byte, k, base int, inAttr bool) (rune, int, error) {
+func (s *Scanner) reference(b []byte, k, base int) (rune, int, error) {
 	at := base + k
 	j := k + 1
 	if j < len(b) && b[j] == '#' {
