@@ -3,7 +3,6 @@ package xmlscan
 import (
 	"bytes"
 	"io"
-	"slices"
 	"unicode/utf8"
 )
 
@@ -201,7 +200,8 @@ func isPubidChar(c byte) bool {
 // never expanded.
 func (s *Scanner) intSubset(b []byte, i int, hasExt bool) (int, []string, error) {
 	const what = "DOCTYPE internal subset"
-	var ents, pes []string
+	var ents []string
+	pes := map[string]bool{}
 	for {
 		i = skipSpace(b, i)
 		if i >= len(b) {
@@ -215,7 +215,7 @@ func (s *Scanner) intSubset(b []byte, i int, hasExt bool) (int, []string, error)
 			if err != nil {
 				return 0, nil, err
 			}
-			if name := string(b[i+1 : end-1]); !hasExt && !slices.Contains(pes, name) {
+			if name := string(b[i+1 : end-1]); !hasExt && !pes[name] {
 				return 0, nil, s.errAt(i, "undefined parameter entity %q", name)
 			}
 			i = end
@@ -273,7 +273,7 @@ func (s *Scanner) intSubset(b []byte, i int, hasExt bool) (int, []string, error)
 				return 0, nil, err
 			}
 			if pe {
-				pes = append(pes, name)
+				pes[name] = true
 			} else {
 				ents = append(ents, name)
 			}

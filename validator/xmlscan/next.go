@@ -26,7 +26,7 @@ func (s *Scanner) next() error {
 	if s.popPending {
 		s.popPending = false
 		top := s.stack[len(s.stack)-1]
-		s.ns = s.ns[:top.ns]
+		s.popNS(top.ns)
 		s.stack = s.stack[:len(s.stack)-1]
 	}
 	*t = Token{}

@@ -173,6 +173,7 @@ type Scanner struct {
 	popPending bool // the element ended by the last token is still on the stack
 	stack      []elem
 	ns         []nsBinding
+	nsTop      map[string]int // prefix -> index in ns of its innermost binding
 	entities   map[string]bool // general entities declared in the DOCTYPE
 
 	// Interning and reused storage.
@@ -198,6 +199,40 @@ type elem struct {
 // nsBinding binds a prefix to a namespace URI ("" undeclares the default).
 type nsBinding struct {
 	prefix, uri string
+	prev        int // index in Scanner.ns of the binding this one hides, or -1
+}
+
+// Namespace scopes are a stack of bindings searched from the top. Real
+// documents declare a handful of prefixes, so a linear search is fastest;
+// past nsIndexAt bindings a map from prefix to its innermost binding keeps
+// lookups constant-time for hostile documents with thousands of
+// declarations.
+const nsIndexAt = 16
+
+// pushNS declares prefix as uri in the scope being opened.
+func (s *Scanner) pushNS(prefix, uri string) {
+	if s.nsTop == nil {
+		s.nsTop = make(map[string]int)
+	}
+	prev, ok := s.nsTop[prefix]
+	if !ok {
+		prev = -1
+	}
+	s.nsTop[prefix] = len(s.ns)
+	s.ns = append(s.ns, nsBinding{prefix, uri, prev})
+}
+
+// popNS closes the scopes back to n bindings.
+func (s *Scanner) popNS(n int) {
+	for i := len(s.ns) - 1; i >= n; i-- {
+		b := s.ns[i]
+		if b.prev < 0 {
+			delete(s.nsTop, b.prefix)
+		} else {
+			s.nsTop[b.prefix] = b.prev
+		}
+	}
+	s.ns = s.ns[:n]
 }
 
 // NewScanner returns a Scanner reading from r with default Limits.
@@ -263,6 +298,12 @@ func (s *Scanner) XMLDecl() (version, encoding, standalone string, ok bool) {
 func (s *Scanner) LookupPrefix(prefix string) (uri string, ok bool) {
 	if prefix == "xml" {
 		return xmlNS, true
+	}
+	if len(s.ns) > nsIndexAt {
+		if i, ok := s.nsTop[prefix]; ok {
+			return s.ns[i].uri, s.ns[i].uri != ""
+		}
+		return "", false
 	}
 	for i := len(s.ns) - 1; i >= 0; i-- {
 		if s.ns[i].prefix == prefix {

@@ -3,10 +3,12 @@ package xmlscan
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 var tokenTests = []struct {
@@ -581,5 +583,45 @@ func TestInterning(t *testing.T) {
 	})
 	if allocs > 20 {
 		t.Errorf("%v allocations for 1000 entries without attributes", allocs)
+	}
+}
+
+// TestHostileCosts checks that inputs built to hit quadratic paths stay
+// linear: many namespace declarations in scope, many attributes, many
+// parameter entities.
+func TestHostileCosts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<a")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, " xmlns:p%d='u%d'", i, i)
+	}
+	b.WriteString(">")
+	for i := 0; i < 20000; i++ {
+		b.WriteString("<b p7:x='1'/>")
+	}
+	b.WriteString("</a>")
+	var c strings.Builder
+	c.WriteString("<a")
+	for i := 0; i < 50000; i++ {
+		fmt.Fprintf(&c, " a%d='%d'", i, i)
+	}
+	c.WriteString("/>")
+	var d strings.Builder
+	d.WriteString("<!DOCTYPE a [")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&d, "<!ENTITY %% e%d 'x'>", i)
+	}
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&d, "%%e%d;", i)
+	}
+	d.WriteString("]><a/>")
+	for _, doc := range []string{b.String(), c.String(), d.String()} {
+		start := time.Now()
+		if err := scanAll([]byte(doc)); err != nil {
+			t.Fatal(err)
+		}
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("%.30q... (%d bytes) took %v", doc, len(doc), el)
+		}
 	}
 }

@@ -312,7 +312,7 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 		if err := s.checkDecl(a, prefix, uri); err != nil {
 			return err
 		}
-		s.ns = append(s.ns, nsBinding{prefix, uri})
+		s.pushNS(prefix, uri)
 		decls = append(decls, NSDecl{Prefix: prefix, URI: uri})
 	}
 	s.nsDecls = decls
