@@ -173,7 +173,7 @@ type Scanner struct {
 	popPending bool // the element ended by the last token is still on the stack
 	stack      []elem
 	ns         []nsBinding
-	nsTop      map[string]int // prefix -> index in ns of its innermost binding
+	nsTop      map[string]int  // prefix -> index in ns of its innermost binding
 	entities   map[string]bool // general entities declared in the DOCTYPE
 
 	// Interning and reused storage.
