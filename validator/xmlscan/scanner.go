@@ -74,7 +74,7 @@ type Attr struct {
 type NSDecl struct {
 	Prefix string // "" for a default namespace declaration
 	URI    string // "" un-declares the default namespace
-	Pos    Pos
+	Pos    Pos    // position of the first character of the xmlns attribute name
 }
 
 // Token is one unit of XML. The Scanner reuses a single Token: its fields,
@@ -93,14 +93,16 @@ type Token struct {
 	Target string
 	// Data is the content of Text, Comment, ProcInst and Doctype tokens.
 	Data []byte
-	// Pos is where the token starts (its "<", or its first character for Text).
+	// Pos is where the token starts: its "<" (also for a CDATA section),
+	// or its first character for other Text.
 	Pos Pos
 	// End is the position just after the token's last byte. For a
 	// StartElement it is just after the closing ">" of the start tag, so
 	// End.Line is the line libxml2 reports for errors on that element.
 	End Pos
 	// Depth is the element nesting depth: 1 for the root element's start
-	// and end tags, 0 for tokens outside the root.
+	// and end tags, 0 for tokens outside the root. Text, comments and PIs
+	// have the depth of the element containing them.
 	Depth int
 }
 

@@ -102,6 +102,11 @@ func (s *Scanner) startTag() error {
 			// The value continues past the buffer. Errors inside it come
 			// first; then read more, or report the end of the input.
 			if k := bytes.IndexByte(b[i:], '<'); k >= 0 {
+				// Report the first error in document order, as when the
+				// whole value is buffered.
+				if err := s.attrValue(s.r+i, s.r+i+k, a.q); err != nil {
+					return err
+				}
 				return s.errAt(s.r+i+k, "'<' is not allowed in an attribute value (attribute %q)", a.q.full)
 			}
 			if s.rerr != io.EOF {
