@@ -199,9 +199,11 @@ func (w *wildcard) expectation() Expected {
 // error), in which case the document has no verdict and the validation
 // errors found before the error are returned too.
 func (s *Schema) Validate(r io.Reader) ([]*Error, error) {
-	sc := xmlscan.NewScanner(r)
+	src := NewSourceTracker(r)
+	sc := xmlscan.NewScanner(src)
 	var errs []*Error
 	v := s.NewValidator(sc, func(e *Error) { errs = append(errs, e) })
+	v.SetSourceTracker(src)
 	for {
 		t, err := sc.Next()
 		if err == io.EOF {

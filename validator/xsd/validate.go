@@ -23,6 +23,7 @@ type Validator struct {
 	ctx    valCtx
 	cache  map[cacheKey][]valueErr
 	closed bool
+	src    *SourceTracker
 	// Values of attributes of the current start tag, checked in passes.
 	unexpected []int
 }
@@ -41,7 +42,8 @@ type frame struct {
 	state    uint64
 	name     xmlscan.Name
 	pos      xmlscan.Pos
-	line     int
+	line     int   // line of the end of the start tag
+	lineOff  int64 // its offset, for libxml2's line numbering
 	nsMark   int
 	skipRest bool // an error ended validation of the rest of the content
 	badModel bool // do not check the content model at the end
@@ -141,7 +143,7 @@ func (v *Validator) Token(t *xmlscan.Token) {
 	case xmlscan.EndElement:
 		v.endElement()
 	case xmlscan.Text:
-		v.charData(t.Data)
+		v.charData(t.Data, v.isCDATA(t))
 		return
 	}
 	if n := len(v.frames); n > 0 {
@@ -175,7 +177,7 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		parentPath = v.path.String()
 	}
 	v.path.Push(t.Name)
-	f := frame{name: t.Name, pos: t.Pos, line: t.End.Line, nsMark: len(v.ns), empty: true}
+	f := frame{name: t.Name, pos: t.Pos, line: t.End.Line, lineOff: t.End.Offset, nsMark: len(v.ns), empty: true}
 	if len(t.NSDecls) > 0 {
 		v.ns = append(v.ns, t.NSDecls...)
 	}
@@ -479,7 +481,30 @@ func (v *Validator) validateValue(t *simpleType, s string, normalize bool) (valu
 	return val, errs
 }
 
-func (v *Validator) charData(data []byte) {
+// isCDATA recognises the Text token of a CDATA section. The Scanner does
+// not say; the SourceTracker knows. Without one, a CDATA token spans
+// "<![CDATA[" and "]]>" (12 bytes) more than its data, plus one byte per
+// CRLF inside, and all its line feeds are line ends of the source;
+// character data looks the same only with contrived runs of character
+// references such as "&#9;&#9;&#9;&#9;".
+func (v *Validator) isCDATA(t *xmlscan.Token) bool {
+	if v.src != nil && !v.src.utf16 {
+		return v.src.isCDATAAt(t.Pos.Offset)
+	}
+	extra := t.End.Offset - t.Pos.Offset - int64(len(t.Data)) - 12
+	if extra < 0 {
+		return false
+	}
+	nl := 0
+	for _, c := range t.Data {
+		if c == '\n' {
+			nl++
+		}
+	}
+	return extra <= int64(nl) && nl == t.End.Line-t.Pos.Line
+}
+
+func (v *Validator) charData(data []byte, cdata bool) {
 	f := v.top()
 	if f == nil {
 		return
@@ -513,12 +538,18 @@ func (v *Validator) charData(data []byte) {
 		if run && f.textNode {
 			return
 		}
+		// libxml2 rejects any CDATA section here, even an empty one.
+		blank := !cdata
 		for _, c := range data {
 			if !isBlank(c) {
-				f.textNode = true
-				v.elemError(f, &TextNotAllowed{elementKind: v.ek(f.name)}, td.desc)
-				return
+				blank = false
+				break
 			}
+		}
+		if !blank {
+			f.textNode = true
+			v.elemError(f, &TextNotAllowed{elementKind: v.ek(f.name)}, td.desc)
+			return
 		}
 		if !run {
 			f.textNode = false
@@ -590,7 +621,7 @@ func (v *Validator) emit(e *Error) {
 
 // elemError reports an error on the element of frame f.
 func (v *Validator) elemError(f *frame, k ErrorKind, comp string) {
-	v.emit(&Error{Kind: k, Pos: f.pos, Line: f.line, Path: v.path.String(), Component: comp, Message: k.String()})
+	v.emit(&Error{Kind: k, Pos: f.pos, Line: v.src.libxmlLine(f.line, f.lineOff), Path: v.path.String(), Component: comp, Message: k.String()})
 }
 
 // parentError reports an error on the parent of the element just pushed
@@ -600,11 +631,11 @@ func (v *Validator) parentError(parent *frame, path string, k ErrorKind) {
 	if parent.typ != nil {
 		comp = parent.typ.desc
 	}
-	v.emit(&Error{Kind: k, Pos: parent.pos, Line: parent.line, Path: path, Component: comp, Message: k.String()})
+	v.emit(&Error{Kind: k, Pos: parent.pos, Line: v.src.libxmlLine(parent.line, parent.lineOff), Path: path, Component: comp, Message: k.String()})
 }
 
 func (v *Validator) attrError(f *frame, a *xmlscan.Attr, k ErrorKind, comp string) {
-	v.emit(&Error{Kind: k, Pos: a.Pos, Line: f.line, Path: v.path.Attr(a.Name), Component: comp, Message: k.String()})
+	v.emit(&Error{Kind: k, Pos: a.Pos, Line: v.src.libxmlLine(f.line, f.lineOff), Path: v.path.Attr(a.Name), Component: comp, Message: k.String()})
 }
 
 func (v *Validator) attrValueError(f *frame, t *xmlscan.Token, a *xmlscan.Attr, errs []valueErr, comp string) {
