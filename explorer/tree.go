@@ -22,21 +22,36 @@ func (c *crawler) crawl() {
 		c.startRoot(r)
 		c.pool.wait()
 	}
-	for i := 0; ; i++ {
-		c.mu.Lock()
-		if i >= len(c.byID) {
+	// Then the documents discovery found outside that hierarchy, the
+	// highest first, so that a Capability List is crawled under its own
+	// Source Description rather than as a root of its own.
+	rank := func(d *Document) int {
+		switch d.facts.kind {
+		case validator.Description:
+			return 0
+		case validator.CapabilityList:
+			return 1
+		}
+		return 2
+	}
+	for r := 0; r < 3; r++ {
+		for i := 0; ; i++ {
+			c.mu.Lock()
+			if i >= len(c.byID) {
+				c.mu.Unlock()
+				break
+			}
+			d := c.byID[i]
+			orphan := d.Parent == nil && !d.root && d.done && d.fail == failNone && d.facts.read &&
+				d.facts.kind != validator.Sitemap && d.facts.kind != validator.SitemapIndex && rank(d) == r
+			if orphan {
+				c.roots = append(c.roots, d)
+			}
 			c.mu.Unlock()
-			return
-		}
-		d := c.byID[i]
-		orphan := d.Parent == nil && !d.root && d.done && d.fail == failNone && d.facts.read && d.facts.kind != validator.Sitemap && d.facts.kind != validator.SitemapIndex
-		if orphan {
-			c.roots = append(c.roots, d)
-		}
-		c.mu.Unlock()
-		if orphan {
-			c.startRoot(d)
-			c.pool.wait()
+			if orphan {
+				c.startRoot(d)
+				c.pool.wait()
+			}
 		}
 	}
 }

@@ -33,6 +33,15 @@ import (
 type Options struct {
 	// Defective plants one defect per cross-document check.
 	Defective bool
+	// AuditDefects make some resources differ from their metadata, for
+	// the content audit: a wrong body, type, Last-Modified (in HTTP-date
+	// and in W3C format), a missing resource and a deleted one that is
+	// still there.
+	AuditDefects bool
+	// OtherDescription makes the site root's HTML link point to a
+	// Capability List of another Source Description than the well-known
+	// one, so that discovery methods disagree.
+	OtherDescription bool
 	// Slow delays every response by this much (the request's context
 	// cancels the wait), to test cancellation and timeouts.
 	Slow time.Duration
@@ -58,8 +67,9 @@ type Source struct {
 	// complete Source, none of severity error.
 	Wants []Want
 
-	opts  Options
-	mu    sync.Mutex
+	opts       Options
+	auditMarks map[int]string // want markers of resource entries, by resource number
+	mu         sync.Mutex
 	files map[string]*file
 	hits  map[string]int
 }
@@ -186,6 +196,13 @@ func (s *Source) want(url string, line int, rules ...string) {
 	}
 }
 
+func (s *Source) pickAudit(bad string) string {
+	if s.opts.AuditDefects {
+		return bad
+	}
+	return ""
+}
+
 // pick returns bad in the defective twin, good otherwise.
 func (s *Source) pick(good, bad string) string {
 	if s.opts.Defective {
@@ -226,6 +243,18 @@ func (s *Source) build() {
 		f := s.put(r.path, "text/plain", r.body)
 		f.lastmod = r.lastmod
 	}
+	auditMarks := map[int]string{}
+	if s.opts.AuditDefects {
+		auditMarks = map[int]string{2: ` <!-- want "RA105" -->`, 3: ` <!-- want "RA106" -->`, 4: ` <!-- want "RA103" "RA103" -->`, 5: ` <!-- want "RA104" -->`, 6: ` <!-- want "RA101" -->`}
+		s.files["/dataset1/res/res2"].lastmod = day(1, 3)
+		s.files["/dataset1/res/res3"].header = http.Header{"Last-Modified": {w3c(day(1, 3))}}
+		s.files["/dataset1/res/res3"].lastmod = time.Time{}
+		s.files["/dataset1/res/res4"].body = bytes.ToUpper(res1[3].body)
+		s.files["/dataset1/res/res5"].ctype = "text/html"
+		delete(s.files, "/dataset1/res/res6")
+		s.put("/dataset1/res/res7", "text/plain", []byte("I was deleted.\n"))
+	}
+	s.auditMarks = auditMarks
 	s.files["/dataset1/res/res1"].header = http.Header{"Link": {
 		`<../capabilitylist.xml>; rel="resourcesync"; title="Dataset 1, a list; of things"`,
 		`<{B}/about.html>; rel=describedby`,
@@ -253,6 +282,25 @@ func (s *Source) build() {
 </html>
 `))
 	s.put("/", "text/html; charset=utf-8", page)
+	if s.opts.OtherDescription {
+		s.put("/", "text/html", []byte(s.expand(`<html><head><link rel="resourcesync" href="{B}/other/capabilitylist.xml"></head></html>`)))
+		s.xml("/other/description.xml", head+urlset+`  <rs:ln rel="describedby" href="{B}/other/about.html"/>
+  <rs:md capability="description"/>
+  <url><loc>{B}/other/capabilitylist.xml</loc><rs:md capability="capabilitylist"/><rs:ln rel="describedby" href="{B}/other/about.html"/></url>
+</urlset>
+`)
+		s.xml("/other/capabilitylist.xml", head+urlset+`  <rs:ln rel="up" href="{B}/other/description.xml"/> <!-- want "RX115" -->
+  <rs:ln rel="describedby" href="{B}/other/about.html"/>
+  <rs:md capability="capabilitylist"/>
+  <url><loc>{B}/other/resourcelist.xml</loc><rs:md capability="resourcelist"/></url>
+</urlset>
+`)
+		s.xml("/other/resourcelist.xml", head+urlset+`  <rs:ln rel="up" href="{B}/other/capabilitylist.xml"/>
+  <rs:md capability="resourcelist" at="2024-01-02T00:00:00Z"/>
+  <url><loc>{B}/dataset1/res/res1</loc></url>
+</urlset>
+`)
+	}
 	s.put("/index.html", "text/html; charset=utf-8", page)
 
 	// A redirect loop (defective twin): dataset3's Capability List.
@@ -306,7 +354,9 @@ func (s *Source) dataset1(res []resource) {
 ` + indexLink + `  <rs:md capability="resourcelist" at="` + at + `"/>
 `)
 		for _, r := range rs {
-			body.WriteString(r.entry(s.Base, ""))
+			var k int
+			fmt.Sscanf(r.path, "/dataset1/res/res%d", &k)
+			body.WriteString(r.entry(s.Base, s.auditMarks[k]))
 		}
 		body.WriteString(extra + "</urlset>\n")
 		return body.String()
@@ -343,7 +393,7 @@ func (s *Source) dataset1(res []resource) {
 `))
 	f = s.xml("/dataset1/changelist-3.xml", changeList(3, "2024-01-03T00:00:00Z", "",
 		`  <url><loc>{B}/dataset1/res/res3</loc><rs:md change="updated" datetime="2024-01-03T03:00:00Z"/></url>
-  <url><loc>{B}/dataset1/res/res7</loc><rs:md change="deleted" datetime="2024-01-03T04:00:00Z"/></url>
+  <url><loc>{B}/dataset1/res/res7</loc><rs:md change="deleted" datetime="2024-01-03T04:00:00Z"/></url>`+s.pickAudit(` <!-- want "RA101" -->`)+`
 `))
 	if s.opts.Defective {
 		f.ctype = "text/plain; charset=utf-8"
