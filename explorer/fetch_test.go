@@ -60,7 +60,9 @@ func TestHTTPFetcher(t *testing.T) {
 	zw.Write([]byte(xml))
 	zw.Close()
 	mux := http.NewServeMux()
-	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/target", http.StatusMovedPermanently) })
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/target", http.StatusMovedPermanently)
+	})
 	mux.HandleFunc("/missing", http.NotFound)
 	// Content-Encoding: gzip: the transport decodes it, once.
 	mux.HandleFunc("/encoded.xml", func(w http.ResponseWriter, r *http.Request) {

@@ -70,8 +70,8 @@ type Source struct {
 	opts       Options
 	auditMarks map[int]string // want markers of resource entries, by resource number
 	mu         sync.Mutex
-	files map[string]*file
-	hits  map[string]int
+	files      map[string]*file
+	hits       map[string]int
 }
 
 type file struct {
