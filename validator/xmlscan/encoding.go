@@ -178,11 +178,18 @@ func (s *Scanner) xmlDecl() error {
 			return s.errAt(s.r+i, "value of %s in XML declaration is not quoted", name)
 		}
 		i++
+		// None of the values may contain '<', '>' or '?': finding one
+		// first means the quote is missing, whether or not a quote comes
+		// later in the input.
 		j := bytes.IndexByte(b[i:], q)
+		v := b[i:]
+		if j >= 0 {
+			v = b[i : i+j]
+		}
+		if k := bytes.IndexAny(v, "<>?"); k >= 0 {
+			return s.errAt(s.r+i+k, "unterminated %s value in XML declaration", name)
+		}
 		if j < 0 {
-			if k := bytes.IndexAny(b[i:], "<>?"); k >= 0 {
-				return s.errAt(s.r+i+k, "unterminated %s value in XML declaration", name)
-			}
 			return s.short(s.r+len(b), what)
 		}
 		fields[k].set, fields[k].val, fields[k].valStart = true, b[i:i+j], i

@@ -184,6 +184,9 @@ func (s *Scanner) scanComment(tok, i int) (int, error) {
 		if s.buf[k+2] == '>' {
 			return k + 3, nil
 		}
+		if _, err := s.chars(i+4, k, "comment"); err != nil {
+			return 0, err // an earlier error comes first
+		}
 		return 0, s.errAt(k, "\"--\" is not allowed inside a comment")
 	}
 }
