@@ -126,8 +126,8 @@ func (c *checker) run(r io.ReaderAt, size int64) error {
 		}
 		n++
 		if n > c.maxFiles {
-			c.report(RuleZipLimits, 0, 0, "", "the package holds more than %d files, the limit; only the first %d were checked", c.maxFiles, c.maxFiles)
-			break
+			c.report(RuleZipLimits, 0, 0, "", "the package holds more than %d files, the limit; it was not read further", c.maxFiles)
+			return nil
 		}
 		if msg := unsafeName(f.Name); msg != "" {
 			c.report(RuleUnsafePath, 0, 0, "", "file %q in the package %s; a Destination unpacking it could write outside its directory", f.Name, msg)
@@ -157,9 +157,9 @@ func (c *checker) run(r io.ReaderAt, size int64) error {
 		}
 		return c.ctx.Err()
 	}
-	entries, err := c.manifest(mf)
-	if err != nil {
-		return err
+	entries, ok, err := c.manifest(mf)
+	if err != nil || !ok {
+		return err // without a Manifest, nothing more can be said of the files
 	}
 	listed := map[string]bool{ManifestName: true}
 	for i := range entries {
@@ -290,8 +290,9 @@ func (m multi) End(s validator.Stats) {
 	}
 }
 
-// manifest validates manifest.xml and returns its entries with a path.
-func (c *checker) manifest(f *zip.File) ([]entry, error) {
+// manifest validates manifest.xml and returns its entries with a path,
+// and whether it could be read.
+func (c *checker) manifest(f *zip.File) ([]entry, bool, error) {
 	var vo validator.Options
 	if c.opts.Validator != nil {
 		vo = *c.opts.Validator
@@ -310,7 +311,7 @@ func (c *checker) manifest(f *zip.File) ([]entry, error) {
 		} else {
 			c.report(RuleZipCorrupt, 0, 0, "", "manifest.xml cannot be read: %v", err)
 		}
-		return nil, nil
+		return nil, false, nil
 	}
 	cr := &countReader{r: rc}
 	rep, err := validator.Validate(c.ctx, cr, &vo)
@@ -318,21 +319,21 @@ func (c *checker) manifest(f *zip.File) ([]entry, error) {
 	c.budget -= cr.n
 	if err != nil {
 		if c.ctx.Err() != nil {
-			return nil, c.ctx.Err()
+			return nil, false, c.ctx.Err()
 		}
 		if errors.Is(err, errLonger) {
 			c.report(RuleZipLimits, 0, 0, "", "manifest.xml is larger than the %d bytes its ZIP header declares; reading stopped there", f.UncompressedSize64)
 		} else {
 			c.report(RuleZipCorrupt, 0, 0, "", "manifest.xml cannot be read: %v", err)
 		}
-		return nil, nil
+		return nil, false, nil
 	}
 	rep.Source = c.opts.Name
 	c.res.Report = rep
 	c.res.Manifest = fp
 	d := col.doc
 	if d == nil {
-		return col.entries, nil
+		return col.entries, true, nil
 	}
 	want := map[string]validator.Kind{"resourcedump": validator.ResourceDumpManifest, "changedump": validator.ChangeDumpManifest}[c.opts.Capability]
 	var el *validator.Element
@@ -345,7 +346,7 @@ func (c *checker) manifest(f *zip.File) ([]entry, error) {
 	case want == "" && d.Kind != validator.ResourceDumpManifest && d.Kind != validator.ChangeDumpManifest:
 		c.reportAt(RuleManifestCapability, el, "capability", "manifest.xml must be a Resource Dump Manifest (capability=\"resourcedump-manifest\") or a Change Dump Manifest (capability=\"changedump-manifest\"), not %s", kindName(d))
 	}
-	return col.entries, nil
+	return col.entries, true, nil
 }
 
 func (c *checker) reportAt(r *validator.Rule, el *validator.Element, attr, format string, args ...any) {
