@@ -133,9 +133,18 @@ var (
 		ID: "RS105", Name: "capability-required", Severity: Error, Spec: specFormats,
 		Doc: "The document-level <rs:md> must have a capability attribute.",
 		Run: func(p *Pass) {
-			if md := p.Doc.MD; md != nil && !md.Has("capability") {
-				p.Reportf(md, "the document-level <rs:md> has no capability attribute; it must say what the document is (resourcelist, changelist, …)")
+			md := p.Doc.MD
+			if md == nil || md.Has("capability") {
+				return
 			}
+			for i := range md.Attrs {
+				if a := &md.Attrs[i]; a.Name.Local == "capability" {
+					// §7: "these attributes must not have an XML Namespace prefix".
+					p.ReportAttrf(md, a, "the capability attribute is written %s; ResourceSync attributes must not have a namespace prefix: write capability=%q", qname(a.Name), a.Value)
+					return
+				}
+			}
+			p.Reportf(md, "the document-level <rs:md> has no capability attribute; it must say what the document is (resourcelist, changelist, …)")
 		},
 	}
 	ruleCapabilityKnown = &Rule{
