@@ -30,6 +30,12 @@ func (s *Scanner) more() bool {
 		s.ci -= s.r
 		s.w = n
 		s.r = 0
+		if len(s.buf) > 4*initialBufSize && s.w < initialBufSize/2 {
+			// A huge token is behind us: give its memory back.
+			nb := make([]byte, initialBufSize)
+			copy(nb, s.buf[:s.w])
+			s.buf = nb
+		}
 	}
 	if s.w == len(s.buf) {
 		if s.w > s.lim.MaxTokenBytes {

@@ -625,3 +625,24 @@ func TestHostileCosts(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferShrinks checks that the buffer grows for a huge token and
+// gives the memory back once the token is consumed.
+func TestBufferShrinks(t *testing.T) {
+	doc := "<a>" + strings.Repeat("x", 2<<20) + "<b/>" + strings.Repeat("<c/>", 100000) + "</a>"
+	s := NewScanner(strings.NewReader(doc))
+	grown := 0
+	for {
+		_, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		grown = max(grown, len(s.buf))
+	}
+	if grown < 2<<20 || len(s.buf) > initialBufSize {
+		t.Errorf("buffer grew to %d, ended at %d", grown, len(s.buf))
+	}
+}
