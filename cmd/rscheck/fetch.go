@@ -83,7 +83,7 @@ func (f *fetcher) open(ctx context.Context, rawURL string) (io.ReadCloser, error
 		resp.Body.Close()
 		return nil, fmt.Errorf("HTTP %s", resp.Status)
 	}
-	body := &body{r: io.LimitReader(resp.Body, maxBodyBytes+1), closer: resp.Body, f: f}
+	body := &limitedBody{r: io.LimitReader(resp.Body, maxBodyBytes+1), closer: resp.Body, f: f}
 	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
 	case "", "identity":
 		return body, nil
@@ -112,15 +112,15 @@ func (f *fetcher) explain(err error) error {
 	return err
 }
 
-// body enforces maxBodyBytes and shortens read errors.
-type body struct {
+// limitedBody enforces maxBodyBytes and shortens read errors.
+type limitedBody struct {
 	r      io.Reader
 	closer io.Closer
 	n      int64
 	f      *fetcher
 }
 
-func (b *body) Read(p []byte) (int, error) {
+func (b *limitedBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.n += int64(n)
 	if b.n > maxBodyBytes {
@@ -135,7 +135,7 @@ func (b *body) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *body) Close() error { return b.closer.Close() }
+func (b *limitedBody) Close() error { return b.closer.Close() }
 
 // decodedBody joins a decoding reader and the body it reads.
 type decodedBody struct {

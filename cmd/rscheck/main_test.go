@@ -392,6 +392,24 @@ func TestOutputFile(t *testing.T) {
 }
 
 func TestColor(t *testing.T) {
+	for _, c := range []struct {
+		format, output string
+		noColor        bool
+		env            string
+		terminal, want bool
+	}{
+		{"text", "", false, "", true, true},
+		{"text", "-", false, "", true, true},
+		{"text", "", false, "", false, false},
+		{"text", "", true, "", true, false},
+		{"text", "", false, "1", true, false},
+		{"text", "r.txt", false, "", true, false},
+		{"json", "", false, "", true, false},
+	} {
+		if got := useColor(c.format, c.output, c.noColor, c.env, c.terminal); got != c.want {
+			t.Errorf("useColor(%+v) = %v", c, got)
+		}
+	}
 	var buf bytes.Buffer
 	if isTerminal(&buf) {
 		t.Error("a buffer is a terminal")

@@ -149,7 +149,7 @@ func runValidate(e *env, args []string) int {
 		}
 	}
 	if err := writeReport(e, c.output, c.format, res, report.Options{
-		Color: (c.output == "" || c.output == "-") && !c.noColor && e.getenv("NO_COLOR") == "" && isTerminal(e.stdout),
+		Color: useColor(c.format, c.output, c.noColor, e.getenv("NO_COLOR"), isTerminal(e.stdout)),
 		Rules: catalogue(),
 	}); err != nil {
 		e.errorf("validate", "%v", err)
@@ -284,6 +284,13 @@ func writeReport(e *env, output, format string, res *report.Result, opts report.
 		return err
 	}
 	return f.Close()
+}
+
+// useColor decides whether the report is coloured: only text written to
+// a terminal, and neither --no-color nor NO_COLOR (https://no-color.org:
+// set and not empty) asks otherwise.
+func useColor(format, output string, noColor bool, noColorEnv string, terminal bool) bool {
+	return format == "text" && (output == "" || output == "-") && !noColor && noColorEnv == "" && terminal
 }
 
 // isTerminal reports whether w is a terminal (a character device).

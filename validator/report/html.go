@@ -59,7 +59,8 @@ type htmlDoc struct {
 
 type htmlGroup struct {
 	ID, Name, Doc, DocURL string
-	Severity              string // "error", "warning", "info"
+	Sev                   validator.Severity
+	Severity              string // "error", "warning", "info": CSS classes
 	SpecLabel, SpecURL    string
 	Findings              []htmlFinding
 	Suppressed            int
@@ -85,7 +86,7 @@ func htmlDocument(r *Result, i int, rep *validator.Report, idx map[string]*valid
 	group := func(id string, sev validator.Severity, spec, specURL string) *htmlGroup {
 		g := groups[id]
 		if g == nil {
-			g = &htmlGroup{ID: id, Severity: sev.String(), SpecLabel: spec, SpecURL: specURL}
+			g = &htmlGroup{ID: id, Sev: sev, Severity: sev.String(), SpecLabel: spec, SpecURL: specURL}
 			if rule := idx[id]; rule != nil {
 				g.Name, g.Doc, g.DocURL = rule.Name, rule.Doc, opts.docURL(rule)
 				g.SpecLabel, g.SpecURL = rule.Spec.Label(), rule.Spec.URL()
@@ -112,10 +113,9 @@ func htmlDocument(r *Result, i int, rep *validator.Report, idx map[string]*valid
 		group(id, sev, "", "").Suppressed = rep.Suppressed[id]
 	}
 	// Most serious first, then by rule ID.
-	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
 	slices.SortStableFunc(d.Groups, func(a, b *htmlGroup) int {
-		if ra, rb := rank[a.Severity], rank[b.Severity]; ra != rb {
-			return ra - rb
+		if a.Sev != b.Sev {
+			return int(b.Sev) - int(a.Sev)
 		}
 		return strings.Compare(a.ID, b.ID)
 	})

@@ -22,10 +22,13 @@ const DefaultDocBase = "https://github.com/rscheck/rscheck/blob/main/"
 // Result is what a run of rscheck produced: one Report per document, in
 // input order.
 type Result struct {
-	Tool      string              `json:"tool"`
-	Version   string              `json:"version"`
+	// Tool is "rscheck"; Version is its version.
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	// Documents are the reports, in input (or crawl) order.
 	Documents []*validator.Report `json:"documents"`
-	Summary   Summary             `json:"summary"`
+	// Summary counts the findings of all Documents.
+	Summary Summary `json:"summary"`
 	// Tree is the hierarchy of documents an exploration went through,
 	// from the starting point down (explore results only).
 	Tree *Node `json:"tree,omitempty"`
@@ -41,9 +44,11 @@ type Result struct {
 // Summary counts the findings of all documents, suppressed findings
 // included.
 type Summary struct {
-	Errors    int `json:"errors"`
-	Warnings  int `json:"warnings"`
-	Infos     int `json:"infos"`
+	// Errors, Warnings and Infos count findings by severity.
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+	// Documents is the number of documents reported.
 	Documents int `json:"documents"`
 }
 
