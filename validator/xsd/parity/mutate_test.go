@@ -224,8 +224,8 @@ func genSyntheticValues(b *corpusBuilder, byName map[string][]byte) {
 					var out []byte
 					var ok bool
 					if slot.attr != "" {
-						if strings.ContainsAny(v, "<\n") {
-							continue // not an attribute value
+						if strings.Contains(v, "<") {
+							continue // markup: not an attribute value
 						}
 						out, ok = setAttr(doc, slot.qname, slot.occ, slot.attr, v)
 					} else {
@@ -1088,6 +1088,8 @@ func genLines(b *corpusBuilder, base []byte) {
 		"cdata":      "<![CDATA[\n\n\n]]>",
 		"pi":         "<?pi\n\n\n?>",
 		"char-refs":  "&#10;&#10;&#10;",
+		"nel-ls":     "<!--\u0085\u2028\u2029-->", // not line ends in XML 1.0
+		"cr-ref":     "<rs:ln rel=\"alternate\" href=\"http://example.com/x\" hash=\"a&#13;&#13;b\"/>",
 		"attr-value": `<rs:ln rel="alternate" href="http://example.com/x` + "\n\n\n" + `"/>`,
 	}
 	names := make([]string, 0, len(multi))

@@ -83,6 +83,8 @@ var dateTimeValues = []string{
 	"&#9;2013-01-03T09:00:00Z&#10;",
 	"2013-01-03T09:00:00Z&#10;x",
 	"2013-01-03&#10;T09:00:00Z",
+	"2013-01-03T09:00:00Z\n  ", // a raw line end, normalised to a space
+	"2013-01-03\nT09:00:00Z",
 	"",
 	" ",
 	"2013\u201001\u201003T09:00:00Z",           // Unicode hyphens
@@ -216,6 +218,7 @@ var pathValues = []string{
 	"/", "/a", "/a/", "a/b", " /a", "//a", "/a b", "/a/b", "&#9;/a", "/a&#9;",
 	"/a&#10;", "/&#10;a", "/a&#13;b", "/a&#10;b", "/\u00e9", "", "/a ", "/ ", "//",
 	"///a", "/resources/res1", "\\a", "/a/b/", "/./a",
+	"/a\n", "/\na", "/a\tb",
 }
 
 // contentTypeValues exercise contentType, pattern "[\w-]+/[\w-]+" with the
@@ -238,11 +241,13 @@ var contentTypeValues = []string{
 	"a\ua8f8/b", // punctuation since Unicode 5.2
 	"a\U0001f92f/b",
 	"text/html&#10;", "&#9;text/html", "",
+	"text/html\t", "text/\nhtml",
 }
 
 var changeValues = []string{
 	"created", "updated", "deleted", "modified", "Created", " created", "created ",
 	"", "created updated", "deleted&#10;",
+	"created\n", // raw line end: normalised to a space, kept by xs:string
 }
 
 var hashValues = []string{
