@@ -86,12 +86,18 @@ type file struct {
 // NewSource starts a fixture Source; it is closed when the test ends.
 func NewSource(t testing.TB, opts *Options) *Source {
 	t.Helper()
+	s := Start(opts)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a fixture Source; the caller closes it.
+func Start(opts *Options) *Source {
 	s := &Source{files: map[string]*file{}, hits: map[string]int{}}
 	if opts != nil {
 		s.opts = *opts
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
 	s.Base = s.Server.URL
 	s.Root = s.Base + "/"
 	s.WellKnown = s.Base + "/.well-known/resourcesync"
