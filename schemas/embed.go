@@ -24,7 +24,7 @@
 // generated corpus of several thousand documents (the specification's
 // examples and systematic mutations of them) through libxml2 twice per
 // version, once with the official schemas and once with these, and require
-// the same verdict and the same error lines for every document. The same
+// the very same errors, lines and messages, for every document. The same
 // harness then holds rscheck's pure-Go engine (validator/xsd) to libxml2's
 // verdicts.
 //
