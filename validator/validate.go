@@ -17,6 +17,8 @@ import (
 // Options configure Validate. The zero value validates against the
 // ResourceSync 1.1 schemas and runs every rule.
 type Options struct {
+	// Source names the document in the report (a file name or URL).
+	Source string
 	// RSVersion selects the ResourceSync schema: "1.1" (default), "1.0"
 	// or "0.9.1".
 	RSVersion string
@@ -105,7 +107,7 @@ func Validate(ctx context.Context, r io.Reader, opts *Options) (*Report, error) 
 		opts:     opts,
 		maxPer:   opts.MaxFindingsPerRule,
 		perRule:  map[string]int{},
-		report:   &Report{RSVersion: ver, Kind: Unknown},
+		report:   &Report{Source: opts.Source, RSVersion: ver, Kind: Unknown},
 		rules:    opts.Rules,
 		maxBytes: opts.MaxBytes,
 	}
