@@ -564,7 +564,6 @@ func (cs *compileState) buildSimple(doc *schemaDoc, n *xnode, name qname, desc s
 	case "list":
 		st.variety = list
 		st.ws = wsCollapse
-		st.memo = true
 		if v, ok := k.attr("itemType"); ok {
 			st.item = cs.simpleTypeRef(doc, k, v)
 		}
@@ -581,10 +580,10 @@ func (cs *compileState) buildSimple(doc *schemaDoc, n *xnode, name qname, desc s
 			cs.fail(doc, k, false, "the item type of a list cannot be a list")
 		}
 		st.idLike = st.item.idLike
+		st.memo = st.item.memo
 	case "union":
 		st.variety = union
 		st.ws = wsCollapse
-		st.memo = true
 		if v, ok := k.attr("memberTypes"); ok {
 			for _, f := range strings.Fields(v) {
 				st.members = append(st.members, cs.simpleTypeRef(doc, k, f))
@@ -601,6 +600,7 @@ func (cs *compileState) buildSimple(doc *schemaDoc, n *xnode, name qname, desc s
 		}
 		for _, m := range st.members {
 			st.idLike = st.idLike || m.idLike
+			st.memo = st.memo || m.memo
 		}
 	default:
 		cs.fail(doc, k, false, "xs:simpleType needs exactly one of xs:restriction, xs:list, xs:union")
@@ -785,7 +785,8 @@ func (cs *compileState) simpleRestriction(doc *schemaDoc, k *xnode, st *simpleTy
 	if len(ownPatterns) > 0 {
 		fs.patterns = append([][]*pattern{ownPatterns}, fs.patterns...)
 		st.normValue = true
-		st.memo = true
+		// QName values depend on the namespaces in scope: not cacheable.
+		st.memo = st.builtin != bQName && st.builtin != bNOTATION
 	}
 }
 

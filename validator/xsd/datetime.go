@@ -158,30 +158,14 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 	for i < len(s) && isBlank(s[i]) {
 		i++
 	}
-	// returnIfValid is RETURN_TYPE_IF_VALID: a timezone and the end must
-	// follow. ok reports whether the value is of type t.
-	returnIfValid := func(j int, t builtin) (done, ok bool) {
-		if !isTZChar(at(s, j)) {
-			return false, false
-		}
-		k, tzok := parseTZ(s, j, &dt)
-		if !tzok {
-			return false, false
-		}
-		if k != len(s) {
-			return true, false
-		}
-		dt.kind = t
-		return true, true
-	}
-	finish := func(ok bool) (dateTime, bool) {
-		if !ok || dt.kind != want {
-			return dateTime{}, false
-		}
-		return dt, true
-	}
+	// Each branch below recognises some types only; a branch that cannot
+	// produce the wanted type is cut short (libxml2 would go on and fail
+	// the type check at the end: the verdict is the same).
 	if at(s, i) == '-' && at(s, i+1) == '-' {
 		// gMonthDay, gMonth or gDay
+		if want != bGDay && want != bGMonth && want != bGMonthDay {
+			return dateTime{}, false
+		}
 		i += 2
 		if at(s, i) == '-' {
 			if want == bGMonth {
@@ -194,8 +178,8 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 			}
 			dt.day = d
 			i += 2
-			if done, ok := returnIfValid(i, bGDay); done {
-				return finish(ok)
+			if done, ok := returnIfValid(s, &dt, i, bGDay); done {
+				return finishDT(dt, want, ok)
 			}
 			return dateTime{}, false
 		}
@@ -211,28 +195,25 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 				// Year 0 counts as a leap year here, so --02-29 passes.
 				if d <= maxDay(0, m) {
 					dt.day = d
-					if done, ok := returnIfValid(i+3, bGMonthDay); done {
-						return finish(ok)
+					if done, ok := returnIfValid(s, &dt, i+3, bGMonthDay); done {
+						return finishDT(dt, want, ok)
 					}
 					return dateTime{}, false
 				}
 			}
 		}
-		if done, ok := returnIfValid(i, bGMonth); done {
-			return finish(ok)
+		if done, ok := returnIfValid(s, &dt, i, bGMonth); done {
+			return finishDT(dt, want, ok)
 		}
 		return dateTime{}, false
 	}
-	if isDigit(at(s, i)) {
-		var tdt dateTime
-		if j, ok := parseTimeOfDay(s, i, &tdt); ok {
-			saved := dt
-			dt = tdt
-			if done, ok := returnIfValid(j, bTime); done {
-				return finish(ok)
+	if want == bTime {
+		if j, ok := parseTimeOfDay(s, i, &dt); ok {
+			if done, ok := returnIfValid(s, &dt, j, bTime); done {
+				return finishDT(dt, want, ok)
 			}
-			dt = saved
 		}
+		return dateTime{}, false
 	}
 	// Date types start over from the first character: leading whitespace
 	// is not skipped for them (libxml2 resets its cursor here).
@@ -242,10 +223,10 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 	if !ok {
 		return dateTime{}, false
 	}
-	if done, ok := returnIfValid(j, bGYear); done {
-		return finish(ok)
+	if done, ok := returnIfValid(s, &dt, j, bGYear); done {
+		return finishDT(dt, want, ok)
 	}
-	if at(s, j) != '-' {
+	if want == bGYear || at(s, j) != '-' {
 		return dateTime{}, false
 	}
 	m, ok := parse2(s, j+1)
@@ -254,10 +235,10 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 	}
 	dt.mon = m
 	j += 3
-	if done, ok := returnIfValid(j, bGYearMonth); done {
-		return finish(ok)
+	if done, ok := returnIfValid(s, &dt, j, bGYearMonth); done {
+		return finishDT(dt, want, ok)
 	}
-	if at(s, j) != '-' {
+	if want == bGYearMonth || at(s, j) != '-' {
 		return dateTime{}, false
 	}
 	d, ok := parse2(s, j+1)
@@ -266,10 +247,10 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 	}
 	dt.day = d
 	j += 3
-	if done, ok := returnIfValid(j, bDate); done {
-		return finish(ok)
+	if done, ok := returnIfValid(s, &dt, j, bDate); done {
+		return finishDT(dt, want, ok)
 	}
-	if at(s, j) != 'T' {
+	if want == bDate || at(s, j) != 'T' {
 		return dateTime{}, false
 	}
 	j, ok = parseTimeOfDay(s, j+1, &dt)
@@ -284,7 +265,32 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 		return dateTime{}, false
 	}
 	dt.kind = bDateTime
-	return finish(true)
+	return finishDT(dt, want, true)
+}
+
+// returnIfValid is libxml2's RETURN_TYPE_IF_VALID: at j a timezone (or
+// nothing) must follow, then the end. done reports that the parse is
+// decided; ok that the value is of type t.
+func returnIfValid(s string, dt *dateTime, j int, t builtin) (done, ok bool) {
+	if !isTZChar(at(s, j)) {
+		return false, false
+	}
+	k, tzok := parseTZ(s, j, dt)
+	if !tzok {
+		return false, false
+	}
+	if k != len(s) {
+		return true, false
+	}
+	dt.kind = t
+	return true, true
+}
+
+func finishDT(dt dateTime, want builtin, ok bool) (dateTime, bool) {
+	if !ok || dt.kind != want {
+		return dateTime{}, false
+	}
+	return dt, true
 }
 
 // parseYear is _xmlSchemaParseGYear: an optional '-', at least four

@@ -35,8 +35,9 @@ type simpleType struct {
 	// whitespace-normalised before the built-in lexical check.
 	normValue bool
 	facets    *facetSet // nil without facets
-	// memo marks types whose checks cost enough (patterns, unions) to be
-	// worth caching per validator.
+	// memo marks types whose checks cost enough (patterns) to be worth
+	// caching per validator: their values (media types, enumerated
+	// tokens) repeat, unlike dates or URLs.
 	memo bool
 	// idLike is set when validating an attribute value of this type can
 	// register an ID (xs:ID, or a list or union containing it).
@@ -169,48 +170,33 @@ func (t *simpleType) effectiveWS() whitespace {
 func (t *simpleType) checkFacets(s string, v value, items int) []valueErr {
 	f := t.facets
 	var errs []valueErr
-	fail := func(facet, fv, detail string) {
-		errs = append(errs, valueErr{typ: t, facet: facet, facetValue: fv, detail: detail})
-	}
 	if f.length >= 0 || f.minLength >= 0 || f.maxLength >= 0 {
 		n, applies := t.length(s, v, items)
 		if applies {
-			unit := "characters"
-			switch {
-			case items >= 0:
-				unit = "items"
-			case t.builtin == bHexBinary || t.builtin == bBase64Binary:
-				unit = "octets"
-			}
-			has := unit + ", not " + itoa(n)
-			if f.length >= 0 && n != f.length {
-				fail("length", itoa(f.length), has)
-			}
-			if f.minLength >= 0 && n < f.minLength {
-				fail("minLength", itoa(f.minLength), has)
-			}
-			if f.maxLength >= 0 && n > f.maxLength {
-				fail("maxLength", itoa(f.maxLength), has)
-			}
+			errs = t.checkLength(errs, n, items)
 		}
 	}
-	if b := f.minIncl; b != nil && !(compareValues(v, b.v) >= 0 && compareValues(v, b.v) <= 1) {
-		fail("minInclusive", b.lit, "")
+	if b := f.minIncl; b != nil {
+		if c := compareValues(v, b.v); c != 0 && c != 1 {
+			errs = append(errs, t.facetErr("minInclusive", b.lit, ""))
+		}
 	}
-	if b := f.maxIncl; b != nil && !(compareValues(v, b.v) <= 0 && compareValues(v, b.v) >= -1) {
-		fail("maxInclusive", b.lit, "")
+	if b := f.maxIncl; b != nil {
+		if c := compareValues(v, b.v); c != 0 && c != -1 {
+			errs = append(errs, t.facetErr("maxInclusive", b.lit, ""))
+		}
 	}
 	if b := f.minExcl; b != nil && compareValues(v, b.v) != 1 {
-		fail("minExclusive", b.lit, "")
+		errs = append(errs, t.facetErr("minExclusive", b.lit, ""))
 	}
 	if b := f.maxExcl; b != nil && compareValues(v, b.v) != -1 {
-		fail("maxExclusive", b.lit, "")
+		errs = append(errs, t.facetErr("maxExclusive", b.lit, ""))
 	}
 	if f.totalDigits >= 0 && v.d.total > f.totalDigits {
-		fail("totalDigits", itoa(f.totalDigits), "")
+		errs = append(errs, t.facetErr("totalDigits", itoa(f.totalDigits), ""))
 	}
 	if f.fractionDigits >= 0 && v.d.frac > f.fractionDigits {
-		fail("fractionDigits", itoa(f.fractionDigits), "")
+		errs = append(errs, t.facetErr("fractionDigits", itoa(f.fractionDigits), ""))
 	}
 	if f.hasEnum {
 		found := false
@@ -221,7 +207,7 @@ func (t *simpleType) checkFacets(s string, v value, items int) []valueErr {
 			}
 		}
 		if !found {
-			fail("enumeration", strings.Join(f.enumLits, ", "), "")
+			errs = append(errs, t.facetErr("enumeration", strings.Join(f.enumLits, ", "), ""))
 		}
 	}
 	for _, step := range f.patterns {
@@ -237,8 +223,33 @@ func (t *simpleType) checkFacets(s string, v value, items int) []valueErr {
 			for i, p := range step {
 				srcs[i] = p.src
 			}
-			fail("pattern", strings.Join(srcs, " | "), "")
+			errs = append(errs, t.facetErr("pattern", strings.Join(srcs, " | "), ""))
 		}
+	}
+	return errs
+}
+
+func (t *simpleType) facetErr(facet, fv, detail string) valueErr {
+	return valueErr{typ: t, facet: facet, facetValue: fv, detail: detail}
+}
+
+func (t *simpleType) checkLength(errs []valueErr, n, items int) []valueErr {
+	f := t.facets
+	unit := "characters"
+	switch {
+	case items >= 0:
+		unit = "items"
+	case t.builtin == bHexBinary || t.builtin == bBase64Binary:
+		unit = "octets"
+	}
+	if f.length >= 0 && n != f.length {
+		errs = append(errs, t.facetErr("length", itoa(f.length), unit+", not "+itoa(n)))
+	}
+	if f.minLength >= 0 && n < f.minLength {
+		errs = append(errs, t.facetErr("minLength", itoa(f.minLength), unit+", not "+itoa(n)))
+	}
+	if f.maxLength >= 0 && n > f.maxLength {
+		errs = append(errs, t.facetErr("maxLength", itoa(f.maxLength), unit+", not "+itoa(n)))
 	}
 	return errs
 }

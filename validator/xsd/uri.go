@@ -1,5 +1,7 @@
 package xsd
 
+import "strings"
+
 // libxml2 accepts an xs:anyURI value when, after whitespace collapsing and
 // after replacing every character that RFC 3986 forbids outright (controls,
 // space, non-ASCII, and <>"{}|\^`') with '_', its URI parser
@@ -13,17 +15,10 @@ package xsd
 // validAnyURI reports whether libxml2 accepts s (already collapsed) as an
 // xs:anyURI.
 func validAnyURI(s string) bool {
-	if s == "" {
+	if s == "" || fastURI(s) {
 		return true
 	}
-	b := []byte(s)
-	for i, c := range b {
-		if c < 32 || c >= 127 || c == ' ' || c == '<' || c == '>' || c == '"' ||
-			c == '{' || c == '}' || c == '|' || c == '\\' || c == '^' || c == '`' || c == '\'' {
-			b[i] = '_'
-		}
-	}
-	u := uriParser{s: string(b)}
+	u := uriParser{s: s}
 	if u.uri() {
 		return true
 	}
@@ -31,12 +26,101 @@ func validAnyURI(s string) bool {
 	return u.relativeRef()
 }
 
+// uriPlain marks the bytes that are valid anywhere in a URI after
+// libxml2's replacements: unreserved characters, sub-delimiters, and the
+// characters libxml2 turns into '_'.
+var uriPlain = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		t[c] = isUnreserved(b) || isSubDelim(b) || b < 32 || b >= 127 ||
+			strings.IndexByte(" <>\"{}|\\^`'", b) >= 0
+	}
+	return t
+}()
+
+// fastURI accepts, in one pass, the common shape
+// scheme://host[:port][/path][?query][#fragment]. It returns false for
+// anything else, which the full parser then decides; it never accepts
+// what the full parser rejects.
+func fastURI(s string) bool {
+	if !isAlpha(s[0]) {
+		return false
+	}
+	i := 1
+	for i < len(s) && (isAlpha(s[i]) || isDigit(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.') {
+		i++
+	}
+	if !strings.HasPrefix(s[i:], "://") {
+		return false
+	}
+	i += 3
+	pct := func(i int) bool { return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) }
+	for i < len(s) {
+		if uriPlain[s[i]] {
+			i++
+		} else if s[i] == '%' && pct(i) {
+			i += 3
+		} else {
+			break
+		}
+	}
+	if i < len(s) && s[i] == ':' {
+		i++
+		if i >= len(s) || !isDigit(s[i]) {
+			return false
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && s[i] != '/' && s[i] != '?' && s[i] != '#' {
+		return false
+	}
+	fragment := false
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case uriPlain[c] || c == ':' || c == '@' || c == '/' || c == '?':
+			i++
+		case c == '%':
+			if !pct(i) {
+				return false
+			}
+			i += 3
+		case c == '#':
+			if fragment {
+				return false
+			}
+			fragment = true
+			i++
+		case (c == '[' || c == ']') && fragment:
+			i++
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 type uriParser struct {
 	s string
 	i int
 }
 
-func (u *uriParser) c(k int) byte { return at(u.s, u.i+k) }
+// c returns the byte at offset k from the cursor, with the characters
+// libxml2 replaces by '_' before parsing already replaced (so no copy of
+// the value is needed), and 0 past the end.
+func (u *uriParser) c(k int) byte {
+	c := at(u.s, u.i+k)
+	if u.i+k >= len(u.s) {
+		return 0
+	}
+	if c < 32 || c >= 127 || c == ' ' || c == '<' || c == '>' || c == '"' ||
+		c == '{' || c == '}' || c == '|' || c == '\\' || c == '^' || c == '`' || c == '\'' {
+		return '_'
+	}
+	return c
+}
 
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
@@ -182,7 +266,7 @@ func (u *uriParser) authority() bool {
 		u.i = start
 	}
 	if u.c(0) == '[' {
-		for u.i < len(u.s) && u.s[u.i] != ']' {
+		for u.i < len(u.s) && u.c(0) != ']' {
 			u.i++
 		}
 		if u.c(0) != ']' {

@@ -1,6 +1,9 @@
 package xsd
 
 import (
+	"strings"
+	"unsafe"
+
 	"github.com/rscheck/rscheck/validator/xmlscan"
 )
 
@@ -372,7 +375,7 @@ func (v *Validator) complexAttributes(f *frame, t *xmlscan.Token) {
 			continue
 		}
 		q := qname{a.Name.Space, a.Name.Local}
-		if u := td.attrMap[q]; u != nil {
+		if u := td.attrUse(q); u != nil {
 			v.checkAttr(f, t, a, u.decl, u)
 			continue
 		}
@@ -416,6 +419,21 @@ func (v *Validator) complexAttributes(f *frame, t *xmlscan.Token) {
 	}
 }
 
+// attrUse finds the attribute use for q: by a linear scan for the usual
+// handful of attributes (names are interned, so most comparisons stop at
+// the length or the pointer), by the map beyond.
+func (td *typeDef) attrUse(q qname) *attributeUse {
+	if len(td.attrs) > 16 {
+		return td.attrMap[q]
+	}
+	for _, u := range td.attrs {
+		if u.decl.name.local == q.local && u.decl.name.ns == q.ns {
+			return u
+		}
+	}
+	return nil
+}
+
 // simpleAttributes handles an element of simple type: only the xsi
 // attributes are allowed.
 func (v *Validator) simpleAttributes(f *frame, t *xmlscan.Token) {
@@ -433,7 +451,7 @@ func (v *Validator) simpleAttributes(f *frame, t *xmlscan.Token) {
 func (v *Validator) checkAttr(f *frame, t *xmlscan.Token, a *xmlscan.Attr, d *attributeDecl, u *attributeUse) {
 	normalize := d.hasDefault || d.hasFixed || u != nil && u.hasConstraint()
 	v.ctx.inAttribute = true
-	val, errs := v.validateValue(d.typ, a.Value, normalize)
+	val, errs := v.validateValue(d.typ, a.Value, normalize, normalize)
 	v.ctx.inAttribute = false
 	if errs != nil {
 		v.attrValueError(f, t, a, errs, d.desc)
@@ -459,24 +477,22 @@ func valuesEqual(t *simpleType, x, y value) bool {
 }
 
 // validateValue validates a value, through the per-document cache for
-// the types that deserve it.
-func (v *Validator) validateValue(t *simpleType, s string, normalize bool) (value, []valueErr) {
-	if !t.memo || t.idLike || len(s) > 256 {
+// the types that deserve it. needValue asks for the parsed value (for a
+// fixed-value comparison), which the cache does not keep. s may alias a
+// reused buffer: it is copied before being kept.
+func (v *Validator) validateValue(t *simpleType, s string, normalize, needValue bool) (value, []valueErr) {
+	if !t.memo || t.idLike || len(s) > 256 || needValue {
 		return t.validate(s, normalize, false, &v.ctx)
 	}
 	k := cacheKey{t, s, normalize}
 	if errs, ok := v.cache[k]; ok {
-		if errs == nil {
-			// The value itself is only needed for fixed comparisons;
-			// recompute it then (rare).
-			return t.validate(s, normalize, false, &v.ctx)
-		}
 		return value{}, errs
 	}
 	val, errs := t.validate(s, normalize, false, &v.ctx)
 	if v.cache == nil || len(v.cache) >= cacheMax {
 		v.cache = make(map[cacheKey][]valueErr, 64)
 	}
+	k.s = strings.Clone(s)
 	v.cache[k] = errs
 	return val, errs
 }
@@ -597,14 +613,17 @@ func (v *Validator) finish(f *frame) {
 	if d != nil && (d.hasDefault || d.hasFixed) && f.empty {
 		return // the default or fixed value applies, and it is valid
 	}
-	s := string(v.text)
-	val, errs := v.validateValue(td.st, s, d != nil && (d.hasDefault || d.hasFixed))
+	// The text buffer is reused: validate without copying it, and copy
+	// only what an error keeps.
+	s := unsafe.String(unsafe.SliceData(v.text), len(v.text))
+	constrained := d != nil && (d.hasDefault || d.hasFixed)
+	val, errs := v.validateValue(td.st, s, constrained, constrained)
 	if errs != nil {
-		v.valueError(f, s, errs, td.desc)
+		v.valueError(f, strings.Clone(s), errs, td.desc)
 		return
 	}
 	if d != nil && d.hasFixed && !valuesEqual(td.st, val, d.fixedValue) {
-		v.elemError(f, &FixedValueMismatch{elementKind: v.ek(f.name), Value: s, Fixed: d.constraint}, d.desc)
+		v.elemError(f, &FixedValueMismatch{elementKind: v.ek(f.name), Value: strings.Clone(s), Fixed: d.constraint}, d.desc)
 	}
 }
 
