@@ -161,6 +161,7 @@ var (
 	specAlternate    = core("14.3", "AltRep")
 	specPatch        = core("14.4", "PatchCon")
 	specVersions     = core("14.6", "ResVers")
+	specRepublish    = core("14.8", "RePub")
 	specTimeAttrs    = core("A", "TimeAttributeReqs")
 	specCN           = Spec{SpecChangeNotification, "3", "ChangeNoti"}
 	specCNAdvertise  = Spec{SpecChangeNotification, "5", "AdvNotChan"}

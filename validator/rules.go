@@ -8,7 +8,7 @@ var registry = sortRules([]*Rule{
 
 	rulePlainSitemap, ruleRoot, ruleMissingMD, ruleRSNamespace, ruleOneDocMD,
 	ruleCapabilityAttr, ruleCapabilityKnown, ruleCapabilitySpace, ruleIndexAllowed,
-	ruleOneEntryMD, ruleEntryElement, ruleLinkAttrs,
+	ruleOneEntryMD, ruleEntryElement, ruleLinkAttrs, ruleCapListIndex,
 
 	ruleMaxEntries, ruleMaxBytes, ruleLocURI, ruleLocLength, ruleLocSpace, ruleLocASCII,
 
@@ -30,7 +30,7 @@ var registry = sortRules([]*Rule{
 
 	rulePatchType, rulePatchPlace, rulePatchPath, ruleAlternateType, ruleTimegateAttrs,
 	ruleMementoModified, ruleDuplicateAttrs, ruleContentsPlace, ruleHubPlace, ruleEntryUp,
-	ruleIndexLinkPlace,
+	ruleIndexLinkPlace, ruleOneVia,
 
 	ruleCNUntil, ruleCNOrder, ruleFNCapability, ruleFNCapabilityValue, ruleFNChangeType,
 	ruleChannelHub,

@@ -13,9 +13,6 @@ func forEachEntryLink(p *Pass, fn func(e *Entry, l *Element, rel string)) {
 	})
 }
 
-// specRepublish is §14.8 (to move to the section list in rule.go).
-var specRepublish = core("14.8", "RePub")
-
 // Linking to related resources (§14) and links with a structural role.
 var (
 	rulePatchType = &Rule{
