@@ -293,59 +293,24 @@ func parseBase64(s string) (filtered string, octets int, ok bool) {
 	return b.String(), total, true
 }
 
-// checkLanguageID is libxml2's xmlCheckLanguageID (RFC 5646 shapes, plus
-// the i- and x- codes of older XML), applied to the collapsed value.
+// checkLanguageID is libxml2's xmlSchemaCheckLanguageType, applied to
+// the collapsed value: the XML Schema pattern
+// [a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*.
 func checkLanguageID(s string) bool {
-	alpha := func(i int) int {
-		j := i
-		for j < len(s) && isAlpha(s[j]) {
-			j++
-		}
-		return j
-	}
-	if len(s) >= 2 && s[1] == '-' && (s[0] == 'i' || s[0] == 'I' || s[0] == 'x' || s[0] == 'X') {
-		return alpha(2) == len(s)
-	}
-	nxt := alpha(0)
-	if nxt >= 4 {
-		return nxt <= 8 && nxt == len(s)
-	}
-	if nxt < 2 {
-		return false
-	}
-	// state machine over the subtags: 0 after language, 1 after extlang,
-	// 2 after script, 3 after region
-	state := 0
-	for {
-		if nxt == len(s) {
-			return true
-		}
-		if s[nxt] != '-' {
-			return false
-		}
-		cur := nxt + 1
-		if isDigit(at(s, cur)) {
-			if state > 2 || !isDigit(at(s, cur+1)) || !isDigit(at(s, cur+2)) {
+	first, n := true, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-':
+			if n < 1 || n > 8 {
 				return false
 			}
-			nxt = cur + 3
-			state = 3
-			continue
-		}
-		nxt = alpha(cur)
-		n := nxt - cur
-		switch {
-		case n >= 5 && n <= 8:
-			// a variant: whatever follows is not checked
-			return nxt == len(s) || s[nxt] == '-'
-		case state == 0 && n == 3:
-			state = 1
-		case state <= 1 && n == 4:
-			state = 2
-		case state <= 2 && n == 2:
-			state = 3
+			n, first = 0, false
+		case isAlpha(c) || !first && isDigit(c):
+			n++
 		default:
 			return false
 		}
 	}
+	return n >= 1 && n <= 8
 }
