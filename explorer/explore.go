@@ -38,7 +38,8 @@ type Options struct {
 	Concurrency int
 	// Delay, if positive, separates the starts of requests to the same host.
 	Delay time.Duration
-	// Timeout bounds each request, body included; zero means DefaultTimeout.
+	// Timeout bounds each wait on the network: for a response, and for
+	// each read of its body (see Timeout); zero means DefaultTimeout.
 	Timeout time.Duration
 	// MaxDocuments bounds the documents and packages fetched; zero means
 	// DefaultMaxDocuments.
@@ -125,7 +126,8 @@ func (o *Options) norm() Options {
 // NewFetcher composes the Fetcher an exploration uses from a base one:
 // politeness (Concurrency requests under way, Delay between requests to a
 // host), redirects (at most 10, http and https only), a size cap (the
-// larger of MaxDocumentBytes and MaxPackageBytes), a per-request Timeout
+// larger of MaxDocumentBytes and MaxPackageBytes), the Timeout of every
+// wait on the network
 // and a memo, so that a URL is fetched once. Explore calls it; it is
 // exported for tools that fetch the way the explorer does.
 func NewFetcher(base Fetcher, o *Options) Fetcher {

@@ -206,40 +206,48 @@ func onClose(resp *Response, fn func()) {
 	resp.Body = &bodyCloser{Reader: resp.Body, body: resp.Body, onClose: fn}
 }
 
-// Timeout returns a Fetcher that gives each request at most d, from the
-// call to Fetch until the body is closed, and reports the deadline in its
-// errors. Zero or negative d means no timeout.
+// Timeout returns a Fetcher that gives up on a request when the network
+// keeps it waiting longer than d: for the response, or for any read of the
+// body. Time the caller spends between reads (validating what it read)
+// does not count, so that a slow consumer is not taken for a slow server;
+// bound the total time with the context. Zero or negative d means no
+// timeout.
 func Timeout(f Fetcher, d time.Duration) Fetcher {
 	if d <= 0 {
 		return f
 	}
 	return FetcherFunc(func(ctx context.Context, req *Request) (*Response, error) {
-		ctx, cancel := context.WithTimeout(ctx, d)
+		ctx, cancel := context.WithCancelCause(ctx)
+		t := time.AfterFunc(d, func() { cancel(errTimedOut) })
 		resp, err := f.Fetch(ctx, req)
+		t.Stop()
 		if err != nil {
-			cancel()
+			cancel(nil)
 			return nil, timeoutErr(ctx, d, err)
 		}
-		resp.Body = &timeoutBody{ReadCloser: resp.Body, ctx: ctx, d: d}
-		onClose(resp, cancel)
+		resp.Body = &timeoutBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, d: d}
+		onClose(resp, func() { cancel(nil) })
 		return resp, nil
 	})
 }
 
-// TimeoutError reports a request that took longer than its timeout.
+var errTimedOut = errors.New("timed out")
+
+// TimeoutError reports a request on which the network kept the explorer
+// waiting longer than its timeout.
 type TimeoutError struct {
 	After time.Duration
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("no complete response within %v", e.After)
+	return fmt.Sprintf("no response within %v", e.After)
 }
 
 // Timeout reports true, as net.Error does.
 func (e *TimeoutError) Timeout() bool { return true }
 
 func timeoutErr(ctx context.Context, d time.Duration, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) && context.Cause(ctx) == context.DeadlineExceeded {
+	if context.Cause(ctx) == errTimedOut {
 		return &TimeoutError{After: d}
 	}
 	return err
@@ -247,12 +255,15 @@ func timeoutErr(ctx context.Context, d time.Duration, err error) error {
 
 type timeoutBody struct {
 	io.ReadCloser
-	ctx context.Context
-	d   time.Duration
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	d      time.Duration
 }
 
 func (b *timeoutBody) Read(p []byte) (int, error) {
+	t := time.AfterFunc(b.d, func() { b.cancel(errTimedOut) })
 	n, err := b.ReadCloser.Read(p)
+	t.Stop()
 	if err != nil && err != io.EOF {
 		err = timeoutErr(b.ctx, b.d, err)
 	}
