@@ -19,10 +19,11 @@
 // searches for documents on which they disagree. TestOracleMatchesXmllint
 // checks the oracle itself against the xmllint command.
 //
-// Two differences from libxml2 are by design and counted as agreement, but
-// listed in the test output: our tokenizer rejects documents that are not
-// namespace-well-formed, which libxml2 only reports and then validates, and
-// it never expands entities declared in a DOCTYPE. Past line 65534, libxml2
+// The well-formedness differences that validator/xmlscan documents as
+// intended count as agreement but are listed in the test output: chiefly,
+// our tokenizer rejects documents that are not namespace-well-formed, which
+// libxml2 only reports and then validates, it never expands entities
+// declared in a DOCTYPE, and it reads fewer encodings. Past line 65534, libxml2
 // as go-xsd-validate runs it reports line 65535 for every node; the engine
 // may report the real line.
 //
