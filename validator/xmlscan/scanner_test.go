@@ -657,3 +657,22 @@ func TestBufferShrinks(t *testing.T) {
 		t.Errorf("buffer grew to %d, ended at %d", grown, len(s.buf))
 	}
 }
+
+func TestEncoding(t *testing.T) {
+	for _, tt := range []struct{ doc, want string }{
+		{"<a/>", "UTF-8"},
+		{"\xEF\xBB\xBF<a/>", "UTF-8"},
+		{"<?xml version='1.0' encoding='latin1'?><a/>", "ISO-8859-1"},
+		{"<?xml version='1.0' encoding='ASCII'?><a/>", "US-ASCII"},
+		{utf16Doc("\uFEFF<a/>", false), "UTF-16LE"},
+		{utf16Doc("\uFEFF<a/>", true), "UTF-16BE"},
+	} {
+		s := NewScanner(strings.NewReader(tt.doc))
+		if _, err := s.Next(); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Encoding(); got != tt.want {
+			t.Errorf("%q: %s, want %s", tt.doc, got, tt.want)
+		}
+	}
+}
