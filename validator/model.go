@@ -112,12 +112,16 @@ type Doc struct {
 	Cap        *Capability
 	// IsIndex is true for a <sitemapindex> root.
 	IsIndex bool
-	// MD is the first document-level <rs:md>; MDs counts them.
-	MD  *Element
-	MDs int
+	// MD is the first document-level <rs:md>; MDs counts them and Extra
+	// holds the ones after the first, which should not exist.
+	MD       *Element
+	MDs      int
+	ExtraMDs []*Element
 	// Links are the document-level <rs:ln> elements.
 	Links []*Element
-	// Encoding is the encoding named in the XML declaration ("" if none).
+	// Encoding is the encoding the document is read in, from its byte
+	// order mark and XML declaration: "UTF-8", "UTF-16LE", "UTF-16BE",
+	// "ISO-8859-1" or "US-ASCII".
 	Encoding string
 	// Doctype is the DOCTYPE token, if the document had one.
 	Doctype *Element

@@ -10,7 +10,7 @@ var registry = sortRules([]*Rule{
 	ruleCapabilityAttr, ruleCapabilityKnown, ruleCapabilitySpace, ruleIndexAllowed,
 	ruleOneEntryMD, ruleEntryElement, ruleLinkAttrs, ruleCapListIndex,
 
-	ruleMaxEntries, ruleMaxBytes, ruleLocURI, ruleLocLength, ruleLocSpace, ruleLocASCII,
+	ruleMaxEntries, ruleMaxBytes, ruleLocURI, ruleLocLength, ruleLocSpace, ruleLocASCII, ruleSitemapLastmod,
 
 	ruleDatetime, ruleDatetimeUTC, ruleHash, ruleHashAlg, ruleLength, ruleMediaType,
 	ruleMediaTypeTop, rulePathSafe, ruleRel, ruleRelRegistered, ruleHref, ruleHrefAbs,

@@ -239,7 +239,7 @@ var (
 		},
 	}
 	ruleManifestType = &Rule{
-		ID: "RS316", Name: "manifest-type", Severity: Warning, Spec: specChDumpMan,
+		ID: "RS316", Name: "manifest-type", Severity: Warning, Spec: specResDumpMan,
 		Doc: "Manifest entries should give the bitstream's media type in the type attribute.",
 		Run: func(p *Pass) {
 			d := p.Doc

@@ -73,7 +73,7 @@ var (
 	}
 	ruleTimegateAttrs = &Rule{
 		ID: "RS505", Name: "timegate-attributes", Severity: Warning, Spec: specVersions,
-		Doc: "A link to a Memento TimeGate should carry no attributes other than rel, href and pri: they are meaningless for TimeGates.",
+		Doc: "A link to a Memento TimeGate should carry no attributes other than rel and href: the others are meaningless for TimeGates.",
 		Run: func(p *Pass) {
 			forEachEntryLink(p, func(e *Entry, l *Element, rel string) {
 				if rel != "timegate" {
@@ -81,7 +81,7 @@ var (
 				}
 				for i := range l.Attrs {
 					a := &l.Attrs[i]
-					if a.Name.Space == "" && a.Name.Local != "rel" && a.Name.Local != "href" && a.Name.Local != "pri" {
+					if a.Name.Space == "" && a.Name.Local != "rel" && a.Name.Local != "href" {
 						p.ReportAttrf(l, a, "%s is meaningless on a link to a TimeGate and should not be used", a.Name.Local)
 					}
 				}

@@ -28,10 +28,9 @@ var (
 		ID: "XML004", Name: "utf8", Severity: Error, Spec: specSitemapsEnc,
 		Doc: "A Sitemap must be UTF-8 encoded.",
 		Run: func(p *Pass) {
-			enc := strings.ToUpper(strings.TrimSpace(p.Doc.Encoding))
 			// US-ASCII is accepted: the scanner rejects any byte above
 			// 0x7F in a document declared so, which makes it UTF-8 too.
-			if enc != "" && enc != "UTF-8" && enc != "UTF8" && enc != "US-ASCII" && enc != "ASCII" {
+			if enc := p.Doc.Encoding; enc != "UTF-8" && enc != "US-ASCII" {
 				p.Reportf(nil, "the document is encoded in %s; the Sitemap protocol requires UTF-8", p.Doc.Encoding)
 			}
 		},
@@ -125,7 +124,7 @@ var (
 		Doc: "The root element has exactly one <rs:md> child.",
 		Run: func(p *Pass) {
 			if p.Doc.MDs > 1 {
-				p.Reportf(p.Doc.MD, "the root element has %d <rs:md> children; it must have exactly one", p.Doc.MDs)
+				p.Reportf(p.Doc.ExtraMDs[0], "the root element has %d <rs:md> children; it must have exactly one (the first, line %d, says what the document is)", p.Doc.MDs, p.Doc.MD.Pos.Line)
 			}
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/rscheck/rscheck/validator"
 )
@@ -37,6 +38,7 @@ var wantItem = regexp.MustCompile(`"([^"]*)"`)
 // parseWants extracts the expectations of a test document.
 func parseWants(t *testing.T, data []byte) []want {
 	t.Helper()
+	data = utf8Text(data)
 	var ws []want
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
@@ -57,6 +59,24 @@ func parseWants(t *testing.T, data []byte) []want {
 		}
 	}
 	return ws
+}
+
+// utf8Text decodes a UTF-16 document (with a byte order mark) so that its
+// want comments can be read.
+func utf8Text(data []byte) []byte {
+	if len(data) < 2 || !(data[0] == 0xff && data[1] == 0xfe || data[0] == 0xfe && data[1] == 0xff) {
+		return data
+	}
+	be := data[0] == 0xfe
+	u := make([]uint16, 0, len(data)/2)
+	for i := 2; i+1 < len(data); i += 2 {
+		if be {
+			u = append(u, uint16(data[i])<<8|uint16(data[i+1]))
+		} else {
+			u = append(u, uint16(data[i+1])<<8|uint16(data[i]))
+		}
+	}
+	return []byte(string(utf16.Decode(u)))
 }
 
 // checkWants matches findings against wants, one to one, and reports every

@@ -51,6 +51,26 @@ var (
 					p.ReportAttrf(el, a, "%s: %v", a.Name.Local, err)
 				}
 			})
+			if isPlainSitemap(p.Doc) {
+				return // SM107: the Sitemaps protocol only says "should"
+			}
+			p.OnEntry(func(e *Entry) {
+				if e.Lastmod == nil {
+					return
+				}
+				if _, err := ParseDatetime(e.Lastmod.Text); err != nil {
+					p.ReportTextf(e.Lastmod, "<lastmod>: %v", err)
+				}
+			})
+		},
+	}
+	ruleSitemapLastmod = &Rule{
+		ID: "SM107", Name: "lastmod-w3c", Severity: Warning, Spec: specSitemaps,
+		Doc: "In a plain Sitemap, <lastmod> should be a W3C Datetime (ResourceSync documents must: RS201).",
+		Run: func(p *Pass) {
+			if !isPlainSitemap(p.Doc) {
+				return
+			}
 			p.OnEntry(func(e *Entry) {
 				if e.Lastmod == nil {
 					return
@@ -251,3 +271,7 @@ func checkPackagePath(v string) string {
 	}
 	return ""
 }
+
+// isPlainSitemap reports whether the document is a Sitemap without
+// ResourceSync metadata, to which only the Sitemap protocol applies.
+func isPlainSitemap(d *Doc) bool { return d.Kind == Sitemap || d.Kind == SitemapIndex }

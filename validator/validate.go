@@ -253,6 +253,13 @@ func (rn *run) read(r io.Reader, schema schemaStep) error {
 				return counter.err
 			}
 			var se *xmlscan.SyntaxError
+			if errors.As(err, &se) && strings.HasPrefix(se.Msg, "unsupported encoding") {
+				// Not a well-formedness problem: an encoding rscheck cannot
+				// read is, for a Sitemap, an encoding other than UTF-8.
+				rn.add(xmlFinding(ruleUTF8, se.Pos.Line, se.Pos.Col, "the document declares an encoding rscheck does not read ("+strings.TrimPrefix(se.Msg, "unsupported encoding ")+"); the Sitemap protocol requires UTF-8"))
+				rn.report.Bytes = counter.n
+				return nil
+			}
 			if errors.As(err, &se) {
 				rn.add(xmlFinding(ruleWellFormed, se.Pos.Line, se.Pos.Col, se.Msg))
 				rn.report.Bytes = counter.n
@@ -297,7 +304,7 @@ func (rn *run) start(sc *xmlscan.Scanner, t *xmlscan.Token) {
 	switch t.Depth {
 	case 1:
 		rn.doc.Root = Element{Name: t.Name, Pos: t.Pos, Attrs: append([]xmlscan.Attr(nil), t.Attrs...)}
-		_, rn.doc.Encoding, _, _ = sc.XMLDecl()
+		rn.doc.Encoding = sc.Encoding()
 		rn.doc.IsIndex = t.Name.Local == "sitemapindex"
 	case 2:
 		switch {
@@ -317,6 +324,8 @@ func (rn *run) start(sc *xmlscan.Scanner, t *xmlscan.Token) {
 				el.index = rn.doc.MDs
 				if rn.doc.MD == nil {
 					rn.doc.MD = el
+				} else {
+					rn.doc.ExtraMDs = append(rn.doc.ExtraMDs, el)
 				}
 			} else {
 				el.index = len(rn.doc.Links) + 1
