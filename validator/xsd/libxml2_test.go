@@ -152,3 +152,29 @@ func TestPatternsAgainstXmllint(t *testing.T) {
 		}
 	}
 }
+
+func TestStructuresAgainstXmllint(t *testing.T) {
+	for _, c := range structureCases {
+		t.Run(c.name, func(t *testing.T) {
+			bad, ok := xmllintErrorLines(t, c.fullSchema(), c.doc)
+			if !ok {
+				t.Fatal("xmllint could not compile the schema")
+			}
+			first, n := 0, 0
+			for l, msgs := range bad {
+				if first == 0 || l < first {
+					first = l
+				}
+				n += len(msgs)
+			}
+			if first != c.line || n != c.count {
+				t.Errorf("xmllint: first line %d, %d errors; recorded line %d, %d errors", first, n, c.line, c.count)
+				for _, msgs := range bad {
+					for _, m := range msgs {
+						t.Log(m)
+					}
+				}
+			}
+		})
+	}
+}

@@ -122,7 +122,8 @@ func (t *simpleType) validateList(s string, normalize, isNorm bool, ctx *valCtx)
 		}
 		n++
 		if _, errs := t.item.validate(rest[:end], false, true, ctx); errs != nil {
-			return value{}, errs
+			// libxml2 reports the item, then the list.
+			return value{}, append(errs, valueErr{typ: t})
 		}
 		rest = rest[end:]
 	}
@@ -130,7 +131,10 @@ func (t *simpleType) validateList(s string, normalize, isNorm bool, ctx *valCtx)
 	if t.facets == nil {
 		return v, nil
 	}
-	return v, t.checkFacets(s, v, n)
+	if errs := t.checkFacets(s, v, n); errs != nil {
+		return v, append(errs, valueErr{typ: t})
+	}
+	return v, nil
 }
 
 func (t *simpleType) validateUnion(s string, normalize, isNorm bool, ctx *valCtx) (value, []valueErr) {

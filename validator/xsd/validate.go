@@ -252,13 +252,9 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 			// Lax: xsi:type if given, else anyType.
 			f.typ = v.s.anyType
 			if xt, ok := findAttr(t.Attrs, xsiNS, "type"); ok {
-				td, good := v.xsiType(&f, t, xt, v.s.anyType, 0)
-				if !good {
-					f.mode = modeSkip
-					v.frames = append(v.frames, f)
-					return
+				if td, good := v.xsiType(&f, t, xt, v.s.anyType, 0); good {
+					f.typ = td
 				}
-				f.typ = td
 			}
 			v.elementBody(&f, t)
 			return
@@ -288,13 +284,10 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		}
 	}
 	if xt, ok := findAttr(t.Attrs, xsiNS, "type"); ok {
-		td, good := v.xsiType(&f, t, xt, d.typ, d.block)
-		if !good {
-			f.mode = modeSkip
-			v.frames = append(v.frames, f)
-			return
+		// On an xsi:type error libxml2 goes on with the declared type.
+		if td, good := v.xsiType(&f, t, xt, d.typ, d.block); good {
+			f.typ = td
 		}
-		f.typ = td
 	}
 	v.elementBody(&f, t)
 }
@@ -342,8 +335,8 @@ func isMeta(n xmlscan.Name) bool {
 }
 
 // xsiType resolves and checks an xsi:type attribute against the declared
-// type. It reports errors itself and returns false when the element must
-// be skipped.
+// type. It reports errors itself and returns false when the declared type
+// stays.
 func (v *Validator) xsiType(f *frame, t *xmlscan.Token, a *xmlscan.Attr, declared *typeDef, block derivSet) (*typeDef, bool) {
 	qv, errs := v.s.qnameType().validate(a.Value, false, false, &v.ctx)
 	if errs != nil {
@@ -616,8 +609,10 @@ func (v *Validator) finish(f *frame) {
 	// The text buffer is reused: validate without copying it, and copy
 	// only what an error keeps.
 	s := unsafe.String(unsafe.SliceData(v.text), len(v.text))
-	constrained := d != nil && (d.hasDefault || d.hasFixed)
-	val, errs := v.validateValue(td.st, s, constrained, constrained)
+	// libxml2 does not normalise element content before checking it, even
+	// with a value constraint (attributes it does normalise then).
+	constrained := d != nil && d.hasFixed
+	val, errs := v.validateValue(td.st, s, false, constrained)
 	if errs != nil {
 		v.valueError(f, strings.Clone(s), errs, td.desc)
 		return
