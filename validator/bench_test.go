@@ -29,3 +29,15 @@ func BenchmarkValidateResourceList(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidateRulesOnly isolates the rules (no XSD step).
+func BenchmarkValidateRulesOnly(b *testing.B) {
+	data := resourceList50k()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := validator.Validate(context.Background(), bytes.NewReader(data), &validator.Options{NoSchema: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

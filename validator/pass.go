@@ -63,3 +63,52 @@ func (p *Pass) finding(format string, args []any) Finding {
 		SpecURL:  p.rule.Spec.URL(),
 	}
 }
+
+// Values are often checked by two rules in a row (an error rule and its
+// warning twin). These one-entry memos, kept per run, parse each value
+// once; the values are the same strings, so the comparison is cheap.
+
+// datetime is ParseDatetime, memoised.
+func (p *Pass) datetime(v string) (Datetime, error) {
+	m := &p.run.memo
+	if !m.dtOK || m.dtKey != v {
+		m.dtKey, m.dtOK = v, true
+		m.dtVal, m.dtErr = ParseDatetime(v)
+	}
+	return m.dtVal, m.dtErr
+}
+
+// uri is CheckURI, memoised.
+func (p *Pass) uri(v string) (URIProblem, string) {
+	m := &p.run.memo
+	if !m.uriOK || m.uriKey != v {
+		m.uriKey, m.uriOK = v, true
+		m.uriProb, m.uriMsg = CheckURI(v)
+	}
+	return m.uriProb, m.uriMsg
+}
+
+// hashProblems returns the problems of a hash attribute value, memoised.
+func (p *Pass) hashProblems(v string) []HashProblem {
+	m := &p.run.memo
+	if !m.hashOK || m.hashKey != v {
+		m.hashKey, m.hashOK = v, true
+		m.hashProbs = HashProblems(v)
+	}
+	return m.hashProbs
+}
+
+// memo holds the one-entry memos of a run.
+type memo struct {
+	dtKey     string
+	dtOK      bool
+	dtVal     Datetime
+	dtErr     error
+	uriKey    string
+	uriOK     bool
+	uriProb   URIProblem
+	uriMsg    string
+	hashKey   string
+	hashOK    bool
+	hashProbs []HashProblem
+}

@@ -44,7 +44,7 @@ var (
 				if e.Loc == nil {
 					return
 				}
-				switch prob, msg := CheckURI(strings.TrimSpace(e.Loc.Text)); prob {
+				switch prob, msg := p.uri(strings.TrimSpace(e.Loc.Text)); prob {
 				case URIInvalid, URIRelative, URINotHTTP:
 					p.ReportTextf(e.Loc, "<loc> %s", msg)
 				}
@@ -84,7 +84,7 @@ var (
 				if e.Loc == nil {
 					return
 				}
-				if prob, msg := CheckURI(strings.TrimSpace(e.Loc.Text)); prob == URINonASCII {
+				if prob, msg := p.uri(strings.TrimSpace(e.Loc.Text)); prob == URINonASCII {
 					p.ReportTextf(e.Loc, "<loc> %s", msg)
 				}
 			})

@@ -8,7 +8,7 @@ import (
 )
 
 // timeAttrs are the attributes whose value is a W3C Datetime (§7).
-var timeAttrs = setOf("at", "completed", "from", "until", "datetime", "modified")
+var timeAttrs = []string{"at", "completed", "from", "until", "datetime", "modified"}
 
 // forEachRS calls fn for every rs:md and rs:ln of the document: the
 // document-level ones at once, the entries' ones as entries arrive.
@@ -28,13 +28,21 @@ func forEachRS(p *Pass, fn func(el *Element)) {
 	})
 }
 
-// forEachAttr calls fn for every unprefixed attribute named name of every
-// rs:md and rs:ln.
-func forEachAttr(p *Pass, names map[string]bool, fn func(el *Element, a *xmlscan.Attr)) {
+// forEachAttr calls fn for every unprefixed attribute of every rs:md and
+// rs:ln whose local name is one of names. It runs for every entry of
+// 50,000-entry documents: names are compared, not looked up in a map.
+func forEachAttr(p *Pass, names []string, fn func(el *Element, a *xmlscan.Attr)) {
 	forEachRS(p, func(el *Element) {
 		for i := range el.Attrs {
-			if a := &el.Attrs[i]; a.Name.Space == "" && names[a.Name.Local] {
-				fn(el, a)
+			a := &el.Attrs[i]
+			if a.Name.Space != "" {
+				continue
+			}
+			for _, n := range names {
+				if a.Name.Local == n {
+					fn(el, a)
+					break
+				}
 			}
 		}
 	})
@@ -47,7 +55,7 @@ var (
 		Doc: "Time attributes and <lastmod> must be W3C Datetimes; a time of day needs a time zone designator.",
 		Run: func(p *Pass) {
 			forEachAttr(p, timeAttrs, func(el *Element, a *xmlscan.Attr) {
-				if _, err := ParseDatetime(a.Value); err != nil {
+				if _, err := p.datetime(a.Value); err != nil {
 					p.ReportAttrf(el, a, "%s: %v", a.Name.Local, err)
 				}
 			})
@@ -58,7 +66,7 @@ var (
 				if e.Lastmod == nil {
 					return
 				}
-				if _, err := ParseDatetime(e.Lastmod.Text); err != nil {
+				if _, err := p.datetime(e.Lastmod.Text); err != nil {
 					p.ReportTextf(e.Lastmod, "<lastmod>: %v", err)
 				}
 			})
@@ -75,7 +83,7 @@ var (
 				if e.Lastmod == nil {
 					return
 				}
-				if _, err := ParseDatetime(e.Lastmod.Text); err != nil {
+				if _, err := p.datetime(e.Lastmod.Text); err != nil {
 					p.ReportTextf(e.Lastmod, "<lastmod>: %v", err)
 				}
 			})
@@ -86,7 +94,7 @@ var (
 		Doc: "Datetimes should be complete and in UTC: YYYY-MM-DDThh:mm:ss[.s]Z.",
 		Run: func(p *Pass) {
 			check := func(v string) (string, bool) {
-				d, err := ParseDatetime(v)
+				d, err := p.datetime(v)
 				if err != nil || d.Complete() {
 					return "", false
 				}
@@ -121,8 +129,8 @@ var (
 		ID: "RS203", Name: "hash-syntax", Severity: Error, Spec: specFormats,
 		Doc: "hash is a space-separated list of alg:hexdigest with hex digests of the algorithm's length.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("hash"), func(el *Element, a *xmlscan.Attr) {
-				_, probs := ParseHash(a.Value)
+			forEachAttr(p, []string{"hash"}, func(el *Element, a *xmlscan.Attr) {
+				probs := p.hashProblems(a.Value)
 				for _, pr := range probs {
 					if !pr.Unknown {
 						p.ReportAttrf(el, a, "%s", pr.Msg)
@@ -135,8 +143,8 @@ var (
 		ID: "RS204", Name: "hash-algorithm", Severity: Warning, Spec: specFormats,
 		Doc: "hash algorithms should be registered hash function names (md5, sha-1, sha-256, …).",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("hash"), func(el *Element, a *xmlscan.Attr) {
-				_, probs := ParseHash(a.Value)
+			forEachAttr(p, []string{"hash"}, func(el *Element, a *xmlscan.Attr) {
+				probs := p.hashProblems(a.Value)
 				for _, pr := range probs {
 					if pr.Unknown {
 						p.ReportAttrf(el, a, "%s", pr.Msg)
@@ -149,7 +157,7 @@ var (
 		ID: "RS205", Name: "length-non-negative", Severity: Error, Spec: specFormats,
 		Doc: "length is a content length: a non-negative integer.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("length"), func(el *Element, a *xmlscan.Attr) {
+			forEachAttr(p, []string{"length"}, func(el *Element, a *xmlscan.Attr) {
 				v := strings.TrimSpace(a.Value)
 				if n, err := strconv.ParseInt(strings.TrimPrefix(v, "+"), 10, 64); err == nil && n < 0 {
 					p.ReportAttrf(el, a, "length=%q is negative; a content length is a number of bytes, 0 or more", a.Value)
@@ -161,7 +169,7 @@ var (
 		ID: "RS206", Name: "media-type", Severity: Error, Spec: specFormats,
 		Doc: "type is a media type: type/subtype (RFC 6838).",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("type"), func(el *Element, a *xmlscan.Attr) {
+			forEachAttr(p, []string{"type"}, func(el *Element, a *xmlscan.Attr) {
 				if prob, _ := CheckMediaType(a.Value); prob != "" {
 					p.ReportAttrf(el, a, "%s", prob)
 				}
@@ -172,7 +180,7 @@ var (
 		ID: "RS207", Name: "media-type-registered", Severity: Warning, Spec: specFormats,
 		Doc: "type should use a registered top-level media type (application, text, image, …).",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("type"), func(el *Element, a *xmlscan.Attr) {
+			forEachAttr(p, []string{"type"}, func(el *Element, a *xmlscan.Attr) {
 				if prob, unknown := CheckMediaType(a.Value); prob == "" && unknown {
 					top, _, _ := strings.Cut(a.Value, "/")
 					p.ReportAttrf(el, a, "type %q has the top-level type %q, which is not registered (application, audio, font, image, message, model, multipart, text, video)", a.Value, top)
@@ -184,7 +192,7 @@ var (
 		ID: "RS208", Name: "path-in-package", Severity: Error, Spec: specResDumpMan,
 		Doc: "path is a file path inside the package: a leading slash, no \"..\" segment, no backslash.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("path"), func(el *Element, a *xmlscan.Attr) {
+			forEachAttr(p, []string{"path"}, func(el *Element, a *xmlscan.Attr) {
 				if msg := checkPackagePath(a.Value); msg != "" {
 					p.ReportAttrf(el, a, "path=%q %s", a.Value, msg)
 				}
@@ -195,7 +203,7 @@ var (
 		ID: "RS209", Name: "rel-syntax", Severity: Error, Spec: specFormats,
 		Doc: "rel is one registered relation type in lowercase or an absolute URI.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("rel"), func(el *Element, a *xmlscan.Attr) {
+			forEachAttr(p, []string{"rel"}, func(el *Element, a *xmlscan.Attr) {
 				if prob, msg := CheckRel(a.Value); prob == RelInvalid && el.Name.Local == "ln" {
 					p.ReportAttrf(el, a, "%s", msg)
 				}
@@ -206,7 +214,7 @@ var (
 		ID: "RS210", Name: "rel-registered", Severity: Warning, Spec: specFormats,
 		Doc: "A relation type that is not a URI should be registered in the IANA Link Relations registry.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("rel"), func(el *Element, a *xmlscan.Attr) {
+			forEachAttr(p, []string{"rel"}, func(el *Element, a *xmlscan.Attr) {
 				if prob, msg := CheckRel(a.Value); prob == RelUnregistered && el.Name.Local == "ln" {
 					p.ReportAttrf(el, a, "%s", msg)
 				}
@@ -217,8 +225,8 @@ var (
 		ID: "RS211", Name: "href-uri", Severity: Error, Spec: specFormats,
 		Doc: "href is a URI: no spaces or characters that must be percent-encoded.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("href"), func(el *Element, a *xmlscan.Attr) {
-				if prob, msg := CheckURI(a.Value); prob == URIInvalid || prob == URIWhitespace {
+			forEachAttr(p, []string{"href"}, func(el *Element, a *xmlscan.Attr) {
+				if prob, msg := p.uri(a.Value); prob == URIInvalid || prob == URIWhitespace {
 					p.ReportAttrf(el, a, "href %s", msg)
 				}
 			})
@@ -228,8 +236,8 @@ var (
 		ID: "RS212", Name: "href-absolute", Severity: Warning, Spec: specFormats,
 		Doc: "href should be an absolute URI, as Destinations resolve links out of context.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("href"), func(el *Element, a *xmlscan.Attr) {
-				if prob, _ := CheckURI(a.Value); prob == URIRelative {
+			forEachAttr(p, []string{"href"}, func(el *Element, a *xmlscan.Attr) {
+				if prob, _ := p.uri(a.Value); prob == URIRelative {
 					p.ReportAttrf(el, a, "href %q is a relative reference; it should be an absolute URI, as Destinations follow links from copies of the document and from other contexts than its location", a.Value)
 				}
 			})
@@ -239,7 +247,7 @@ var (
 		ID: "RS213", Name: "content-coding", Severity: Warning, Spec: specFormats,
 		Doc: "encoding should name registered HTTP content codings (gzip, br, …), as in Content-Encoding.",
 		Run: func(p *Pass) {
-			forEachAttr(p, setOf("encoding"), func(el *Element, a *xmlscan.Attr) {
+			forEachAttr(p, []string{"encoding"}, func(el *Element, a *xmlscan.Attr) {
 				for _, c := range strings.Split(a.Value, ",") {
 					c = strings.ToLower(strings.TrimSpace(c))
 					if !ContentCodings[c] {

@@ -163,6 +163,7 @@ type run struct {
 	entry      Entry
 	inEntry    bool
 	capture    *Element // leaf element whose text is being collected
+	memo       memo
 	text       []byte
 	lastTok    xmlscan.Pos
 }

@@ -37,6 +37,54 @@ type HashProblem struct {
 	Msg     string
 }
 
+// HashProblems returns the problems of a hash attribute value, nil when
+// there are none. It does not allocate for a correct value, the common
+// case in large lists.
+func HashProblems(v string) []HashProblem {
+	if hashLooksRight(v) {
+		return nil
+	}
+	_, ps := ParseHash(v)
+	return ps
+}
+
+// hashLooksRight reports whether v is a list of at most four items
+// "alg:hex" with known lowercase algorithms, distinct, and digests of the
+// right length: then ParseHash would find nothing to say.
+func hashLooksRight(v string) bool {
+	var seen [4]string
+	n := 0
+	for i := 0; i < len(v); {
+		for i < len(v) && isXMLSpace(v[i]) {
+			i++
+		}
+		if i == len(v) {
+			break
+		}
+		j := i
+		for j < len(v) && !isXMLSpace(v[j]) {
+			j++
+		}
+		item := v[i:j]
+		i = j
+		alg, digest, ok := strings.Cut(item, ":")
+		want, known := HashAlgorithms[alg]
+		if !ok || !known || len(digest) != want || !isHex(digest) || n == len(seen) {
+			return false
+		}
+		for _, s := range seen[:n] {
+			if s == alg {
+				return false
+			}
+		}
+		seen[n] = alg
+		n++
+	}
+	return n > 0
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // ParseHash parses a hash attribute: a whitespace-delimited list of
 // hash values, each a hex-encoded digest preceded by the algorithm token and
 // a colon ("md5:1e0d5cb8ef6ba40c99b14c0237be735e sha-256:854f…").
@@ -223,6 +271,9 @@ const (
 // CheckURI checks a URI reference. It reports the most serious problem and
 // a message for a person.
 func CheckURI(v string) (URIProblem, string) {
+	if plainHTTPURI(v) {
+		return URIOK, ""
+	}
 	if v != strings.TrimSpace(v) {
 		return URIWhitespace, fmt.Sprintf("%q has leading or trailing whitespace", v)
 	}
@@ -262,6 +313,69 @@ func CheckURI(v string) (URIProblem, string) {
 		return URINonASCII, fmt.Sprintf("%q contains non-ASCII characters; they should be percent-encoded as UTF-8", v)
 	}
 	return URIOK, ""
+}
+
+// uriChars marks the ASCII characters allowed as such in the path, query
+// and fragment of a URI (RFC 3986 unreserved, sub-delims, ":", "@", "/",
+// "?"); "%" and "#" are handled apart.
+var uriChars = func() (t [128]bool) {
+	for _, c := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?" {
+		t[c] = true
+	}
+	return t
+}()
+
+// plainHTTPURI recognises, without allocating, the ordinary absolute
+// http(s) URIs that fill large lists: a lowercase scheme, a host of
+// letters, digits, dots and hyphens, an optional port, and a path, query
+// and fragment of allowed ASCII characters with well-formed escapes.
+// Anything else takes CheckURI's full path.
+func plainHTTPURI(v string) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(v, "http://"):
+		rest = v[len("http://"):]
+	case strings.HasPrefix(v, "https://"):
+		rest = v[len("https://"):]
+	default:
+		return false
+	}
+	i := 0
+	for i < len(rest) && (isAlnum(rest[i]) || rest[i] == '.' || rest[i] == '-') {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i < len(rest) && rest[i] == ':' {
+		j := i + 1
+		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
+			j++
+		}
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(rest) && rest[i] != '/' && rest[i] != '?' && rest[i] != '#' {
+		return false
+	}
+	fragment := false
+	for ; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c < 128 && uriChars[c]:
+		case c == '%':
+			if i+2 >= len(rest) || !isHex(rest[i+1:i+3]) {
+				return false
+			}
+			i += 2
+		case c == '#' && !fragment:
+			fragment = true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func unwrapURLError(err error) error {
