@@ -420,7 +420,7 @@ func (c *crawler) validate(d *Document, r io.Reader) {
 		fp = dump.NewFingerprint() // to compare with the packaged manifest.xml
 		d.fp = fp
 	}
-	vo.Observer = multiObserver(obs, fpObserver(fp), c.vo.Observer)
+	vo.Observer = dump.Observers(obs, fpObserver(fp), c.vo.Observer)
 	rep, err := validator.Validate(c.ctx, r, &vo)
 	if err != nil {
 		c.failed(d, err)
@@ -491,38 +491,4 @@ func isRobots(raw string) bool {
 func mediaType(ct string) string {
 	mt, _, _ := strings.Cut(ct, ";")
 	return strings.ToLower(strings.TrimSpace(mt))
-}
-
-// multiObserver chains observers, skipping nil ones.
-func multiObserver(obs ...validator.Observer) validator.Observer {
-	var list []validator.Observer
-	for _, o := range obs {
-		if o != nil {
-			list = append(list, o)
-		}
-	}
-	if len(list) == 1 {
-		return list[0]
-	}
-	return observers(list)
-}
-
-type observers []validator.Observer
-
-func (m observers) Header(d *validator.Doc) {
-	for _, o := range m {
-		o.Header(d)
-	}
-}
-
-func (m observers) Entry(e *validator.Entry) {
-	for _, o := range m {
-		o.Entry(e)
-	}
-}
-
-func (m observers) End(s validator.Stats) {
-	for _, o := range m {
-		o.End(s)
-	}
 }

@@ -86,6 +86,9 @@ func (c *crawler) discover(start string) {
 			}
 		}
 		for _, m := range order {
+			if m == MethodLinkHeader {
+				byMethod[m].Note = linkNote(startDoc)
+			}
 			recs = append(recs, *byMethod[m])
 		}
 	}
@@ -262,12 +265,12 @@ func (c *crawler) agree(start string, startDoc *Document, recs []Discovery) {
 		case r.Description == "" && r.Note == "" && len(r.Found) > 0:
 			r.Note = "no Source Description reached by following rel=\"up\" links"
 		case r.Description != "" && !sameURL(r.Description, primary):
-			r.Note = "leads to a different Source Description than " + primary
+			r.Note = joinNote(r.Note, "leads to a different Source Description than "+primary)
 			if r.from != nil {
 				c.addFinding(r.from, finding(RuleDiscoveryDisagree, r.at, "following rel=\"up\" from here (found by %s discovery) leads to the Source Description %s, but discovery also finds %s; a Source has one Source Description, and every way to discover it should agree", r.Method, r.Description, primary))
 			}
 		case r.Description != "":
-			r.Note = "agrees"
+			r.Note = joinNote(r.Note, "agrees")
 		}
 		if r.Method == MethodWellKnown && (r.Description == "" || !sameURL(r.Description, r.URL)) {
 			target := sd
@@ -308,6 +311,22 @@ func (c *crawler) linkHeader(d *Document, resp *Response) {
 		}
 	}
 	d.linkProblems = problems
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// linkNote says what was wrong with the Link header of d, for the
+// discovery summary.
+func linkNote(d *Document) string {
+	if len(d.linkProblems) == 0 {
+		return ""
+	}
+	return "malformed Link header: " + strings.Join(d.linkProblems, "; ")
 }
 
 // examineHTML collects <link rel="resourcesync"> elements of an HTML page,
@@ -400,6 +419,7 @@ func (c *crawler) examineRobots(d *Document, r io.Reader, robotsURL string) {
 	}
 }
 
+// String sums the discovery up on one line, for logs.
 func (r Discovery) String() string {
 	s := fmt.Sprintf("%s %s", r.Method, r.URL)
 	if len(r.Found) > 0 {

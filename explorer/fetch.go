@@ -239,6 +239,7 @@ type TimeoutError struct {
 	After time.Duration
 }
 
+// Error says how long the explorer waited.
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("no response within %v", e.After)
 }

@@ -142,6 +142,7 @@ type DocFinding struct {
 	validator.Finding
 }
 
+// String formats the finding as "URL:line:col: severity: message [RULE §spec]".
 func (f DocFinding) String() string { return f.URL + ":" + f.Finding.String() }
 
 // Report converts the result for the report package's views: one report

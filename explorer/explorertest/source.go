@@ -54,6 +54,7 @@ type Want struct {
 	Rule string
 }
 
+// String formats the want as "URL:line: RULE".
 func (w Want) String() string { return fmt.Sprintf("%s:%d: %s", w.URL, w.Line, w.Rule) }
 
 // A Source is a fixture Source served by an httptest.Server.
