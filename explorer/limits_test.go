@@ -55,6 +55,8 @@ func TestLimits(t *testing.T) {
 		{"bytes", src.Root, explorer.Options{MaxBytes: 6000, Concurrency: 1}, "bytes read", "RF106"},
 		{"time", slow.Root, explorer.Options{MaxDuration: 600 * time.Millisecond}, "time limit", ""},
 		{"per-request timeout", slow.WellKnown, explorer.Options{Timeout: 30 * time.Millisecond}, "", "RF104"},
+		{"package size", src.Root, explorer.Options{MaxPackageBytes: 500}, "", "RF105"},
+		{"document size", src.Root, explorer.Options{MaxDocumentBytes: 700}, "", "XML002"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkNoLeaks(t)

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"fmt"
 	"hash"
 	"io"
 	"net/url"
@@ -49,7 +50,7 @@ func (c *crawler) fetchPackage(d *Document) {
 		return
 	}
 	if resp.ContentLength > c.o.MaxPackageBytes {
-		d.fail, d.Error = failTooLarge, "the package is larger than the limit"
+		d.fail, d.Error = failTooLarge, fmt.Sprintf("the package is larger than %d bytes, the limit (Options.MaxPackageBytes)", c.o.MaxPackageBytes)
 		return
 	}
 	r := d.refs[0]
@@ -75,7 +76,7 @@ func (c *crawler) fetchPackage(d *Document) {
 		return
 	}
 	if size > c.o.MaxPackageBytes {
-		d.fail, d.Error = failTooLarge, "the package is larger than the limit"
+		d.fail, d.Error = failTooLarge, fmt.Sprintf("the package is larger than %d bytes, the limit (Options.MaxPackageBytes)", c.o.MaxPackageBytes)
 		return
 	}
 	pf := &pkgFacts{size: size, digests: map[string]string{}}
