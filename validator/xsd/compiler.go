@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"path"
 	"strings"
 
@@ -288,22 +287,66 @@ func (cs *compileState) parse(loc string, data []byte) *xnode {
 }
 
 // resolveLocation resolves a schemaLocation against the location of the
-// document containing it.
+// document containing it: a URL reference against a URL base (RFC 3986,
+// 5.2, for the forms schemaLocation takes), a slash-separated path
+// against a path.
 func resolveLocation(base, rel string) string {
-	if u, err := url.Parse(rel); err == nil && u.IsAbs() {
+	if hasScheme(rel) {
 		return rel
 	}
-	if strings.Contains(base, "://") {
-		if b, err := url.Parse(base); err == nil {
-			if r, err := url.Parse(rel); err == nil {
-				return b.ResolveReference(r).String()
-			}
+	if !hasScheme(base) {
+		if path.IsAbs(rel) {
+			return rel
+		}
+		return path.Join(path.Dir(base), rel)
+	}
+	// Split the base into scheme://authority and its path (query and
+	// fragment dropped).
+	i := strings.Index(base, "://") + 3
+	j := strings.IndexAny(base[i:], "/?#")
+	origin, bpath := base, "/"
+	if j >= 0 {
+		origin, bpath = base[:i+j], base[i+j:]
+		if k := strings.IndexAny(bpath, "?#"); k >= 0 {
+			bpath = bpath[:k]
 		}
 	}
-	if path.IsAbs(rel) {
-		return rel
+	switch {
+	case strings.HasPrefix(rel, "//"):
+		return base[:i-2] + rel
+	case strings.HasPrefix(rel, "/"):
+		return origin + cleanURLPath(rel)
+	case rel == "":
+		return base
 	}
-	return path.Join(path.Dir(base), rel)
+	dir := bpath[:strings.LastIndex(bpath, "/")+1]
+	return origin + cleanURLPath(dir+rel)
+}
+
+func hasScheme(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || !isAlpha(s[0]) {
+		return false
+	}
+	for k := 1; k < i; k++ {
+		if c := s[k]; !isAlpha(c) && !isDigit(c) && c != '+' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanURLPath removes dot segments, keeping a trailing slash.
+func cleanURLPath(p string) string {
+	q, suffix := p, ""
+	if k := strings.IndexAny(p, "?#"); k >= 0 {
+		q, suffix = p[:k], p[k:]
+	}
+	c := path.Clean(q)
+	if strings.HasSuffix(q, "/") && c != "/" {
+		c += "/"
+	}
+	return c + suffix
 }
 
 func parseDerivSet(s string, allowed derivSet) derivSet {

@@ -278,7 +278,7 @@ func (p *reParser) escape(inClass bool) (rset, rune, error) {
 // parses it ('L' [ultmo]? and so on) or Is followed by a block name.
 func propertySet(name string) (rset, error) {
 	if strings.HasPrefix(name, "Is") {
-		t, ok := ucdBlocks[name[2:]]
+		t, ok := blockRanges(name[2:])
 		if !ok {
 			return nil, fmt.Errorf("unknown Unicode block %q", name)
 		}

@@ -47,20 +47,29 @@ func isNameChar(r rune) bool {
 // ("L", "Lu", ...) in libxml2's tables, and whether the name is known.
 // "Cn" is known but empty: libxml2 parses \p{Cn} and matches nothing.
 func catRanges(name string) ([]uint32, bool) {
-	if t, ok := ucdCategories[name]; ok {
-		return t, true
+	if i := sort.SearchStrings(ucdCategoryNames[:], name); i < len(ucdCategoryNames) && ucdCategoryNames[i] == name {
+		return ucdCategories[i], true
 	}
 	switch name {
 	case "Cn":
 		return nil, true
 	case "L", "M", "N", "P", "Z", "S", "C":
 		var out []uint32
-		for sub, t := range ucdCategories {
+		for i, sub := range ucdCategoryNames {
 			if sub[:1] == name {
-				out = append(out, t...)
+				out = append(out, ucdCategories[i]...)
 			}
 		}
 		return normalizeRanges(out), true
+	}
+	return nil, false
+}
+
+// blockRanges returns the ranges of a block name as libxml2 knows it.
+func blockRanges(name string) ([]uint32, bool) {
+	i := sort.Search(len(ucdBlocks), func(i int) bool { return ucdBlocks[i].name >= name })
+	if i < len(ucdBlocks) && ucdBlocks[i].name == name {
+		return ucdBlocks[i].ranges, true
 	}
 	return nil, false
 }

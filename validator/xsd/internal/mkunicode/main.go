@@ -114,12 +114,18 @@ func main() {
 	}
 	sort.Strings(names)
 	tab := map[string][]rng{}
-	b.WriteString("// libxml2's general categories (Unicode 4.0.1), as inclusive rune ranges.\nvar ucdCategories = map[string][]uint32{\n")
+	// Arrays, not maps: the linker lays them out as static data, with no
+	// initialisation code to run at start-up (which matters in the browser).
+	b.WriteString("// ucdCategoryNames are libxml2's general categories, sorted; ucdCategories\n// holds their code points (Unicode 4.0.1) as inclusive ranges.\nvar ucdCategoryNames = [...]string{")
+	for _, n := range names {
+		fmt.Fprintf(&b, "%q, ", n)
+	}
+	b.WriteString("}\n\nvar ucdCategories = [...][]uint32{\n")
 	for _, n := range names {
 		f := cats[n]
 		rs := ranges(func(c int) bool { return f(C.int(c)) != 0 }, 0, maxRune)
 		tab[n] = rs
-		writeTable(&b, fmt.Sprintf("%q", n), rs)
+		writeTable(&b, "", rs)
 	}
 	b.WriteString("}\n\n")
 	// Check that each group is the union of its subcategories, so the
@@ -169,13 +175,13 @@ func main() {
 		blocks = append(blocks, block{w, rs})
 	}
 	sort.Slice(blocks, func(i, j int) bool { return blocks[i].name < blocks[j].name })
-	b.WriteString("// libxml2's block names for \\p{IsName}, with their inclusive ranges.\nvar ucdBlocks = map[string][]uint32{\n")
+	b.WriteString("// ucdBlocks are libxml2's block names for \\p{IsName}, sorted, with their\n// inclusive ranges.\nvar ucdBlocks = [...]struct {\n\tname   string\n\tranges []uint32\n}{\n")
 	for _, bl := range blocks {
-		fmt.Fprintf(&b, "%q: {", bl.name)
+		fmt.Fprintf(&b, "{%q, []uint32{", bl.name)
 		for _, r := range bl.r {
 			fmt.Fprintf(&b, "%#x, %#x, ", r.lo, r.hi)
 		}
-		b.WriteString("},\n")
+		b.WriteString("}},\n")
 	}
 	b.WriteString("}\n\n")
 
@@ -209,7 +215,9 @@ func inRanges(rs []rng, c int) bool {
 }
 
 func writeTable(b *bytes.Buffer, key string, rs []rng) {
-	fmt.Fprintf(b, "%s: ", key)
+	if key != "" {
+		fmt.Fprintf(b, "%s: ", key)
+	}
 	writeList(b, rs)
 	b.WriteString(",\n")
 }
