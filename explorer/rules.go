@@ -140,7 +140,7 @@ var (
 	}
 	RuleTooLarge = &validator.Rule{
 		ID: "RF105", Name: "too-large", Severity: validator.Error, Spec: specFormats,
-		Doc: "A document or package is within the size the explorer reads (documents: 50 MB by the Sitemap limit, packages: Options.MaxPackageBytes).",
+		Doc: "A package is within Options.MaxPackageBytes, and any response within the explorer's size cap (a document over Options.MaxDocumentBytes is the validator's XML002).",
 	}
 	RuleNotExplored = &validator.Rule{
 		ID: "RF106", Name: "not-explored", Severity: validator.Warning, Spec: specStructure,
