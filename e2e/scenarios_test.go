@@ -1,0 +1,422 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/rscheck/rscheck/explorer/explorertest"
+)
+
+// Timeouts of the waits on the page.
+const (
+	quick = 20 * time.Second
+	crawl = 60 * time.Second
+)
+
+// The task builders: one per step a person takes on the page.
+
+// openChecker opens the app, with an optional fragment, and waits until
+// the WebAssembly module has answered.
+func openChecker(fragment string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Navigate(checker.URL+"/"+fragment),
+		waitFor(`document.body.dataset.state && document.body.dataset.state !== 'loading'`, quick),
+		waitFor(`document.body.dataset.state !== 'error' || (() => { throw new Error(document.getElementById('engine').textContent) })()`, quick),
+	)
+}
+
+// checked waits until n checks have completed.
+func checked(n int, timeout time.Duration) chromedp.Action[chromedp.Void] {
+	return waitFor(fmt.Sprintf(`Number(document.body.dataset.checks || 0) >= %d && document.body.dataset.state !== 'running'`, n), timeout)
+}
+
+// pasteAndCheck pastes a document and checks it.
+func pasteAndCheck(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.SetValue(chromedp.ID("paste"), text),
+		chromedp.Click(chromedp.ID("check-paste")),
+		checked(1, quick),
+	)
+}
+
+// uploadAndCheck chooses files with the file input.
+func uploadAndCheck(paths ...string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.SetUploadFiles(chromedp.ID("files"), paths),
+		checked(1, quick),
+	)
+}
+
+// exploreSource explores a URL, through the local proxy or not.
+func exploreSource(u string, viaProxy bool) chromedp.Action[chromedp.Void] {
+	steps := []chromedp.Action[chromedp.Void]{
+		waitFor(`!document.getElementById('proxy-line').hidden`, quick),
+	}
+	if viaProxy {
+		steps = append(steps, chromedp.Click(chromedp.ID("use-proxy")))
+	}
+	return chromedp.Steps(append(steps,
+		chromedp.SetValue(chromedp.ID("url"), u),
+		chromedp.Click(chromedp.ID("explore")),
+	)...)
+}
+
+// counts reads the summary's counts.
+type counts struct{ Errors, Warnings, Infos int }
+
+func pageCounts(t *testing.T, ctx context.Context) counts {
+	t.Helper()
+	return eval[counts](t, ctx, `(() => { const c = document.querySelector('#results .counts').dataset;
+		return {Errors: +c.errors, Warnings: +c.warnings, Infos: +c.infos}; })()`)
+}
+
+// finding is a row of a findings table.
+type finding struct {
+	Doc, Rule, Severity string
+	Line                int
+}
+
+func pageFindings(t *testing.T, ctx context.Context) []finding {
+	t.Helper()
+	return eval[[]finding](t, ctx, `[...document.querySelectorAll('#results article.doc')].flatMap(a =>
+		[...a.querySelectorAll('tr.finding')].map(r => ({Doc: a.querySelector('.doc-name').textContent,
+			Rule: r.dataset.rule, Severity: r.dataset.severity, Line: +r.dataset.line})))`)
+}
+
+// specExample reads one of the specification's examples.
+func specExample(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot, "..", "shared", "reference", "schemas", "xmllint-tests", "spec-1.1-inline", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// 1. A specification example, pasted, has no error.
+func TestPasteSpecExample(t *testing.T) {
+	ctx := newTab(t)
+	do(t, ctx, openChecker(""), pasteAndCheck(specExample(t, "ex14.xml")))
+	if c := pageCounts(t, ctx); c.Errors != 0 {
+		t.Errorf("Example 14: %d errors shown, want none: %+v", c.Errors, pageFindings(t, ctx))
+	}
+	if !eval[bool](t, ctx, `!!document.querySelector('#results .clean') && document.querySelector('.doc .kind').textContent === 'Resource List'`) {
+		t.Error("the page does not say that the Resource List has no problem")
+	}
+	if frag := eval[string](t, ctx, `location.hash`); !strings.HasPrefix(frag, "#validate=") {
+		t.Errorf("fragment %q, want #validate=…", frag)
+	}
+}
+
+// defective is a Change List with one error: an unknown change value on
+// line 12, column 12.
+const defective = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+        xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="http://example.com/dataset1/capabilitylist.xml"/>
+  <rs:md capability="changelist" from="2013-01-03T00:00:00Z"/>
+  <url>
+    <loc>http://example.com/res1.html</loc>
+    <rs:md change="updated" datetime="2013-01-03T11:00:00Z"/>
+  </url>
+  <url>
+    <loc>http://example.com/res2.pdf</loc>
+    <rs:md change="modified" datetime="2013-01-03T13:00:00Z"/>
+  </url>
+</urlset>
+`
+
+// 2. An uploaded defective document: the finding and its line; clicking
+// it (or Enter on it) highlights the line in the source view.
+func TestUploadDefective(t *testing.T) {
+	ctx := newTab(t)
+	path := filepath.Join(t.TempDir(), "changelist.xml")
+	if err := os.WriteFile(path, []byte(defective), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, openChecker(""), uploadAndCheck(path))
+	fs := pageFindings(t, ctx)
+	if len(fs) != 1 || fs[0].Rule != "XSD105" || fs[0].Line != 12 || fs[0].Doc != "changelist.xml" {
+		t.Fatalf("findings %+v, want XSD105 on line 12 of changelist.xml", fs)
+	}
+	row := chromedp.CSS(`tr.finding[data-rule="XSD105"]`)
+	do(t, ctx,
+		chromedp.Click(row),
+		waitFor(`document.querySelector('.source .line.hl')?.dataset.line === '12'`, quick),
+	)
+	if got := eval[string](t, ctx, `document.querySelector('.source .line.hl mark.col').textContent`); got != "c" {
+		t.Errorf("highlighted column %q, want the c of change", got)
+	}
+	// The keyboard does the same: scroll away, then Enter on the row.
+	do(t, ctx,
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('.source .viewport').scrollTop = 0; document.querySelector('.source .line.hl').classList.remove('hl')`),
+		chromedp.Focus(row),
+		chromedp.KeyEvent("\r"),
+		waitFor(`document.querySelector('.source .line.hl')?.dataset.line === '12'`, quick),
+	)
+}
+
+// 3. Exploring the defective fixture Source lists every document and
+// flags every planted defect; Stop cancels a slow crawl; without the
+// proxy, the browser's CORS refusal is explained.
+func TestExplore(t *testing.T) {
+	t.Run("Defective", func(t *testing.T) {
+		src := explorertest.NewSource(t, &explorertest.Options{Defective: true})
+		ctx := newTab(t)
+		do(t, ctx, openChecker(""), exploreSource(src.Root, true), checked(1, crawl))
+		nodes := eval[[]string](t, ctx, `[...document.querySelectorAll('.tree .node')].map(n => n.dataset.url)`)
+		inTree := map[string]bool{}
+		for _, n := range nodes {
+			inTree[n] = true
+		}
+		docs := eval[[]string](t, ctx, `[...document.querySelectorAll('#results .doc-name')].map(n => n.textContent)`)
+		for _, d := range docs {
+			if !inTree[d] && strings.HasPrefix(d, src.Base) && !strings.Contains(d, "robots.txt") && d != src.Root {
+				t.Errorf("document %s is not in the tree", d)
+			}
+		}
+		have := map[string]bool{}
+		for _, f := range pageFindings(t, ctx) {
+			have[fmt.Sprintf("%s:%d: %s", f.Doc, f.Line, f.Rule)] = true
+		}
+		for _, w := range src.Wants {
+			if !inTree[w.URL] {
+				t.Errorf("%s is not in the tree", w.URL)
+			}
+			if !have[w.String()] {
+				t.Errorf("missing finding %s", w)
+			}
+		}
+		if t.Failed() {
+			t.Logf("tree: %v", nodes)
+		}
+		if c := pageCounts(t, ctx); c.Errors == 0 {
+			t.Error("the defective Source shows no error")
+		}
+	})
+	t.Run("Stop", func(t *testing.T) {
+		src := explorertest.NewSource(t, &explorertest.Options{Slow: 2 * time.Second})
+		ctx := newTab(t)
+		do(t, ctx, openChecker(""), exploreSource(src.WellKnown, true),
+			waitFor(`document.body.dataset.state === 'running' && !document.getElementById('status').hidden`, quick),
+		)
+		start := time.Now()
+		do(t, ctx, chromedp.Click(chromedp.ID("stop")), checked(1, quick))
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("Stop took %v", d)
+		}
+		if !eval[bool](t, ctx, `[...document.querySelectorAll('.warn-line')].some(p => p.textContent.includes('partial'))`) {
+			t.Error("the page does not say that the results are partial")
+		}
+	})
+	t.Run("CORS", func(t *testing.T) {
+		src := explorertest.NewSource(t, nil)
+		// The worker's fetches fail as the browser refuses them: Chromium
+		// says so on the console.
+		ctx := newTab(t, `CORS policy|ERR_FAILED|Failed to load resource`)
+		do(t, ctx, openChecker(""), exploreSource(src.WellKnown, false), checked(1, crawl),
+			waitFor(`!document.getElementById('notice').hidden`, quick))
+		text := eval[string](t, ctx, `document.getElementById('notice').textContent`)
+		for _, want := range []string{"could not read", "bookmarklet", "--proxy", "Retry through the proxy"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the CORS notice does not mention %q: %s", want, text)
+			}
+		}
+	})
+}
+
+// 4. The bookmarklet, clicked on a page of a fixture Source (another
+// origin than the checker), opens the checker, which checks the site
+// through it.
+func TestBookmarklet(t *testing.T) {
+	src := explorertest.NewSource(t, nil)
+	ctx := newTab(t)
+	do(t, ctx, openChecker(""), waitFor(`document.getElementById('bookmarklet').href.startsWith('javascript:')`, quick))
+	href := eval[string](t, ctx, `document.getElementById('bookmarklet').href`)
+	code, err := url.PathUnescape(strings.TrimPrefix(href, "javascript:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(code, "\n") || strings.Contains(code, "<script") || strings.Contains(code, "src=") {
+		t.Errorf("the bookmarklet should be one line that loads no script: %s", code)
+	}
+
+	// click runs the bookmarklet on the page of the tab, as a click on a
+	// bookmark does (with a user gesture), and attaches to the window it opens.
+	click := func(t *testing.T, page string) context.Context {
+		t.Helper()
+		// The fixture's pages refer to a style sheet it does not serve.
+		ctx := newTab(t, `Refused to apply style|Failed to load resource`)
+		do(t, ctx, chromedp.Navigate(page))
+		opened := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return strings.HasPrefix(i.URL, checker.URL) })
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](code, func(p *runtime.EvaluateParams) { gesture := true; p.UserGesture = &gesture }))
+		var id target.ID
+		select {
+		case id = <-opened:
+		case <-time.After(quick):
+			t.Fatal("the bookmarklet opened no checker window")
+		}
+		return attachTab(t, ctx, id)
+	}
+
+	t.Run("Explore", func(t *testing.T) {
+		win := click(t, src.HTMLPage)
+		do(t, win, checked(1, crawl))
+		if c := pageCounts(t, win); c.Errors != 0 {
+			t.Errorf("the complete Source shows %d errors: %+v", c.Errors, pageFindings(t, win))
+		}
+		nodes := eval[int](t, win, `document.querySelectorAll('.tree .node').length`)
+		if nodes < 10 {
+			t.Errorf("the tree has %d nodes, want the whole Source", nodes)
+		}
+		if title := eval[string](t, win, `document.title`); !strings.Contains(title, src.Base) {
+			t.Errorf("title %q does not name the site", title)
+		}
+	})
+	t.Run("Document", func(t *testing.T) {
+		win := click(t, src.WellKnown) // an XML document: validated, not explored
+		do(t, win, checked(1, quick))
+		kind := eval[string](t, win, `document.querySelector('#results article.doc').dataset.kind`)
+		docs := eval[int](t, win, `document.querySelectorAll('#results article.doc').length`)
+		if kind != "description" || docs != 1 {
+			t.Errorf("checked %d documents, the first a %q; want the Source Description alone", docs, kind)
+		}
+	})
+}
+
+// hostile is a document whose values try to run script in the page that
+// shows them.
+const hostile = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="javascript:window.__rscheckPwned=1;alert(1)"/>
+  <rs:md capability="resourcelist" at="2024-01-01T00:00:00Z"/>
+  <url><loc>&lt;script&gt;window.__rscheckPwned=1;alert(1)&lt;/script&gt;</loc></url>
+  <url><loc>http://example.com/"&gt;&lt;img src=x onerror=window.__rscheckPwned=1;alert(1)&gt;</loc><rs:md type="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"/></url>
+  <url><loc>javascript:alert(1)</loc><rs:ln rel="&lt;script&gt;alert(1)&lt;/script&gt;" href="javascript:alert(1)"/></url>
+  <url><loc>http://example.com/b</loc><rs:md hash="md5:&lt;img src=x onerror=alert(1)&gt;"/></url>
+</urlset>
+`
+
+// inert checks that nothing in the results ran or navigated.
+func inert(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	if v := eval[string](t, ctx, `String(window.__rscheckPwned)`); v != "undefined" {
+		t.Errorf("the sentinel global is %s: a script ran", v)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#results img, #results script, #results iframe, #results [onerror]').length`); n != 0 {
+		t.Errorf("%d elements from the document's values are in the page", n)
+	}
+	if bad := eval[[]string](t, ctx, `[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))
+		.filter(h => !/^(https?:|blob:|#)/.test(h) && !(h.startsWith('javascript:') && document.getElementById('bookmarklet').getAttribute('href') === h))`); len(bad) > 0 {
+		t.Errorf("links that are not http(s): %q", bad)
+	}
+	if loc := eval[string](t, ctx, `location.origin + location.pathname`); loc != page {
+		t.Errorf("the page navigated to %s", loc)
+	}
+}
+
+// 5. Hostile values are shown as text: no dialog, no script, no
+// navigation; in the findings, the source view and the hierarchy.
+func TestHostileContent(t *testing.T) {
+	t.Run("Document", func(t *testing.T) {
+		ctx := newTab(t)
+		do(t, ctx, openChecker(""), pasteAndCheck(hostile))
+		// Show every finding's line: the source view renders the values too.
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`for (const r of document.querySelectorAll('tr.finding[tabindex="0"]')) r.click()`),
+			waitFor(`!!document.querySelector('.source .line.hl')`, quick))
+		inert(t, ctx, checker.URL+"/")
+		text := eval[string](t, ctx, `document.getElementById('results').textContent`)
+		for _, s := range []string{"<script>window.__rscheckPwned=1;alert(1)</script>", `"><img src=x onerror=`, "javascript:"} {
+			if !strings.Contains(text, s) {
+				t.Errorf("the results do not show %q as text", s)
+			}
+		}
+	})
+	t.Run("Explore", func(t *testing.T) {
+		var base string
+		site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/.well-known/resourcesync" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:md capability="description"/>
+  <url><loc>javascript:alert(1)</loc><rs:md capability="capabilitylist"/></url>
+  <url><loc>%s/"&gt;&lt;img src=x onerror=window.__rscheckPwned=1;alert(1)&gt;</loc><rs:md capability="capabilitylist"/></url>
+  <url><loc>%s/&lt;script&gt;alert(1)&lt;/script&gt;.xml</loc><rs:md capability="capabilitylist"/></url>
+</urlset>
+`, base, base)
+		}))
+		defer site.Close()
+		base = site.URL
+		ctx := newTab(t)
+		do(t, ctx, openChecker(""), exploreSource(site.URL+"/.well-known/resourcesync", true), checked(1, crawl))
+		inert(t, ctx, checker.URL+"/")
+		if n := eval[int](t, ctx, `document.querySelectorAll('.tree .node').length`); n < 3 {
+			t.Errorf("the tree shows %d nodes, want the hostile ones too", n)
+		}
+	})
+}
+
+// 6. The downloaded HTML report opens in the browser and shows the
+// counts the page shows.
+func TestDownloadReport(t *testing.T) {
+	ctx := newTab(t)
+	dir := t.TempDir()
+	do(t, ctx, openChecker(""), pasteAndCheck(hostile))
+	want := pageCounts(t, ctx)
+	progress := chromedp.Events(ctx, cdpbrowser.DownloadProgress)
+	do(t, ctx,
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			events := true
+			_, err := chromedp.Call(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+				Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &events,
+			})
+			return err
+		}),
+		chromedp.Click(chromedp.ID("dl-html")),
+	)
+	var saved string
+	for ev, err := range progress {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.State == cdpbrowser.DownloadProgressStateCanceled {
+			t.Fatal("the download was cancelled")
+		}
+		if ev.State == cdpbrowser.DownloadProgressStateCompleted {
+			saved = filepath.Join(dir, ev.GUID)
+			break
+		}
+	}
+	// AllowAndName names the file by its GUID: give it its extension back.
+	file := saved + ".html"
+	if err := os.Rename(saved, file); err != nil {
+		t.Fatal(err)
+	}
+	report := newTab(t)
+	do(t, report, chromedp.Navigate("file://"+file))
+	got := eval[[]string](t, report, `[...document.querySelectorAll('ul.counts li b')].map(b => b.textContent)`)
+	if len(got) != 3 || got[0] != strconv.Itoa(want.Errors) || got[1] != strconv.Itoa(want.Warnings) || got[2] != strconv.Itoa(want.Infos) {
+		t.Errorf("the report counts %v, the page %+v", got, want)
+	}
+	inertReport := eval[string](t, report, `String(window.__rscheckPwned)`)
+	if inertReport != "undefined" {
+		t.Error("a script ran in the report")
+	}
+}

@@ -1,0 +1,219 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/hack-pad/safejs"
+	"github.com/rscheck/rscheck/explorer"
+)
+
+// networkError is a fetch the browser refused without saying why: to a
+// script, a cross-origin response without CORS headers and an unreachable
+// host look the same ("TypeError: Failed to fetch").
+type networkError struct {
+	url string
+	err error
+}
+
+func (e *networkError) Error() string {
+	return "probable CORS or network error: the browser could not read " + e.url +
+		" (the server does not allow other sites to read it, with Access-Control-Allow-Origin, or it cannot be reached);" +
+		" check it with the bookmarklet or through rscheck's local proxy (serve --proxy) [" + e.err.Error() + "]"
+}
+
+func (e *networkError) Unwrap() error { return e.err }
+
+// opaqueFailures are how browsers word a fetch that failed for CORS or
+// for the network: Chromium, Firefox, Safari.
+var opaqueFailures = []string{"Failed to fetch", "NetworkError when attempting to fetch", "Load failed"}
+
+// classify turns the browser's opaque fetch failures into networkErrors.
+func classify(rawURL string, err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	for _, s := range opaqueFailures {
+		if strings.Contains(err.Error(), s) {
+			return &networkError{url: rawURL, err: err}
+		}
+	}
+	return err
+}
+
+// corsWatch wraps a Fetcher and counts the requests that failed as a
+// probable CORS or network error, so that the page can offer its two ways
+// out (the bookmarklet and the proxy).
+type corsWatch struct {
+	f     explorer.Fetcher
+	mu    sync.Mutex
+	n     int
+	first string
+}
+
+func (c *corsWatch) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Response, error) {
+	resp, err := c.f.Fetch(ctx, req)
+	err = classify(req.URL, err)
+	var ne *networkError
+	if errors.As(err, &ne) {
+		c.mu.Lock()
+		if c.n == 0 {
+			c.first = req.URL
+		}
+		c.n++
+		c.mu.Unlock()
+	}
+	return resp, err
+}
+
+// summary describes the suspected CORS failures for the result message.
+func (c *corsWatch) summary() obj {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return obj{"failures": c.n, "first": c.first}
+}
+
+// Headers the proxy (cmd/serve --proxy) adds to its answers.
+const (
+	proxyURLHeader   = "X-Rscheck-Url"          // the URL the answer came from, after redirects
+	proxyTypeHeader  = "X-Rscheck-Content-Type" // the target's Content-Type
+	proxyErrorHeader = "X-Rscheck-Proxy-Error"  // why the proxy could not fetch, on a 502
+)
+
+// proxyFetcher fetches through the local proxy of cmd/serve: the page's
+// own origin fetches the target for it, so CORS does not apply.
+type proxyFetcher struct {
+	endpoint string // absolute URL of /proxy
+	f        explorer.Fetcher
+}
+
+func (p *proxyFetcher) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Response, error) {
+	r := *req
+	r.URL = p.endpoint + "?url=" + url.QueryEscape(req.URL)
+	resp, err := p.f.Fetch(ctx, &r)
+	if err != nil {
+		return nil, fmt.Errorf("local proxy: %w", err)
+	}
+	if msg := resp.Header.Get(proxyErrorHeader); msg != "" {
+		resp.Body.Close()
+		return nil, errors.New(msg)
+	}
+	resp.URL = req.URL
+	if u := resp.Header.Get(proxyURLHeader); u != "" {
+		resp.URL = u
+	}
+	resp.Header.Del(proxyURLHeader)
+	// The proxy serves everything as application/octet-stream, so that
+	// no target is ever a page of the app's origin; the target's own
+	// type is what the explorer checks.
+	resp.Header.Del("Content-Type")
+	if ct := resp.Header.Get(proxyTypeHeader); ct != "" {
+		resp.Header.Set("Content-Type", ct)
+	}
+	resp.Header.Del(proxyTypeHeader)
+	return resp, nil
+}
+
+// maxRelayBody bounds a body the relay passes on; the relay enforces the
+// same limit on its side.
+const maxRelayBody = 256 << 20
+
+// relay is the Fetcher of bookmarklet mode: every request goes to the
+// page, which has the bookmarklet's code fetch it in the checked site's
+// own window (same origin, so CORS does not apply) and posts the answer
+// back. See web/static/bookmarklet.js.
+type relay struct {
+	mu      sync.Mutex
+	next    int
+	pending map[int]chan safejs.Value
+}
+
+func newRelay() *relay { return &relay{pending: map[int]chan safejs.Value{}} }
+
+// deliver hands a fetch-result message to the request waiting for it. It
+// is called by the message handler and never blocks.
+func (r *relay) deliver(data safejs.Value) {
+	fid, _ := num(data, "fid")
+	r.mu.Lock()
+	ch := r.pending[int(fid)]
+	delete(r.pending, int(fid))
+	r.mu.Unlock()
+	if ch != nil {
+		ch <- data // buffered, and delivered once
+	}
+}
+
+func (r *relay) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Response, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	ch := make(chan safejs.Value, 1)
+	r.mu.Lock()
+	r.next++
+	fid := r.next
+	r.pending[fid] = ch
+	r.mu.Unlock()
+	if err := post(obj{"type": "fetch", "fid": fid, "url": req.URL, "method": method}); err != nil {
+		return nil, err
+	}
+	var data safejs.Value
+	select {
+	case data = <-ch:
+	case <-ctx.Done():
+		r.mu.Lock()
+		delete(r.pending, fid)
+		r.mu.Unlock()
+		post(obj{"type": "fetch-abort", "fid": fid})
+		return nil, ctx.Err()
+	}
+	if msg := str(data, "error"); msg != "" {
+		return nil, classify(req.URL, errors.New(msg))
+	}
+	status, _ := num(data, "status")
+	resp := &explorer.Response{URL: req.URL, StatusCode: int(status), Header: http.Header{}, ContentLength: -1}
+	if u := str(data, "url"); u != "" {
+		resp.URL = u
+	}
+	headers := get(data, "headers")
+	if n, err := headers.Length(); err == nil {
+		for i := range n {
+			pair, _ := headers.Index(i)
+			k, _ := pair.Index(0)
+			v, _ := pair.Index(1)
+			ks, _ := k.String()
+			vs, _ := v.String()
+			resp.Header.Add(ks, vs)
+		}
+	}
+	var body []byte
+	if b := get(data, "body"); !b.IsUndefined() && !b.IsNull() {
+		var err error
+		if body, err = bytesOf(b); err != nil {
+			return nil, fmt.Errorf("relay: body: %w", err)
+		}
+	}
+	if len(body) > maxRelayBody {
+		return nil, explorer.ErrTooLarge
+	}
+	// The site's fetch decoded any content coding, as the browser's
+	// fetch does for the explorer's HTTPFetcher.
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("Content-Length")
+		resp.Decoded = true
+	} else if cl := resp.Header.Get("Content-Length"); cl != "" {
+		fmt.Sscan(cl, &resp.ContentLength)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, nil
+}
