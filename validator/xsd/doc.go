@@ -88,7 +88,8 @@
 //     attribute errors come as libxml2 orders them (values, then
 //     attributes not allowed, then missing ones); a CDATA section, even an
 //     empty one, in element-only content is an error; line numbers count
-//     line feeds only (a lone carriage return does not start a line);
+//     line feeds only (a lone carriage return does not start a line), and
+//     beyond line 65535 they are borrowed from a neighbouring node;
 //   - a name that both an element particle and a wildcard match goes to
 //     the element particle (libxml2 accepts such schemas);
 //   - IDs are unique among attributes only; IDREFs are not resolved.
@@ -100,9 +101,11 @@
 //     negated class against a class it overlaps, a block against a
 //     category), so it rejects some values that match, such as "b$" for
 //     [a-z]*[^a][^a]. This package matches as XML Schema says.
-//   - Beyond line 65535, libxml2 reports for an element the line of its
-//     first child (or of a sibling); this package reports the element's own
-//     line.
+//   - Beyond line 65535 libxml2 reports, for an element, a line borrowed
+//     from its first child or a sibling (its own line does not fit in 16
+//     bits); Error.Line does the same (Pos keeps the true position), except
+//     when that child is a text node that starts with a character or entity
+//     reference, whose line libxml2 takes from the reference.
 //   - Values of xs:ENTITY and xs:ENTITIES are always invalid (libxml2
 //     accepts unparsed entities declared in the document's DTD), and
 //     xs:NOTATION values are only checked as QNames.

@@ -178,3 +178,27 @@ func TestStructuresAgainstXmllint(t *testing.T) {
 		})
 	}
 }
+
+func TestBigLinesAgainstXmllint(t *testing.T) {
+	dir := referenceDir(t)
+	doc := filepath.Join(t.TempDir(), "big.xml")
+	if err := os.WriteFile(doc, []byte(bigLinesDoc()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := exec.Command("xmllint", "--noout", "--schema", filepath.Join(dir, "wrapper-all.xsd"), doc).CombinedOutput()
+	var got []int
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := xmllintLine.FindStringSubmatch(l); m != nil && strings.Contains(l, "validity error") {
+			n, _ := strconv.Atoi(m[1])
+			got = append(got, n)
+		}
+	}
+	if len(got) != len(bigLinesWant) {
+		t.Fatalf("xmllint reports %d errors, recorded %d:\n%s", len(got), len(bigLinesWant), out)
+	}
+	for i, w := range bigLinesWant {
+		if got[i] != w.libxml2 {
+			t.Errorf("error %d: xmllint line %d, recorded %d", i, got[i], w.libxml2)
+		}
+	}
+}

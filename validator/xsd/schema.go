@@ -211,6 +211,7 @@ func (s *Schema) Validate(r io.Reader) ([]*Error, error) {
 			return errs, nil
 		}
 		if err != nil {
+			v.Close()
 			return errs, err
 		}
 		v.Token(t)

@@ -27,6 +27,7 @@ type Validator struct {
 	cache  map[cacheKey][]valueErr
 	closed bool
 	src    *SourceTracker
+	queue  []pendingError // errors waiting for a line beyond 65535
 	// Values of attributes of the current start tag, checked in passes.
 	unexpected []int
 }
@@ -54,6 +55,11 @@ type frame struct {
 	empty    bool // no character data and no child element so far
 	inText   bool // the previous token was character data
 	textNode bool // an error was reported for the current run of text
+	// libxml2's line lookup beyond line 65535 (biglines.go).
+	big        bigFrame
+	sibling    nodeLine // the previous sibling node, when there is one
+	hasSibling bool
+	self       nodeLine // what this element contributes to lookups
 }
 
 // valCtx is what value validation needs from its surroundings.
@@ -80,6 +86,12 @@ func (c *valCtx) addID(id string) bool {
 	}
 	c.ids[id] = struct{}{}
 	return true
+}
+
+// pendingError is an error whose libxml2 line is not known yet.
+type pendingError struct {
+	err *Error
+	ref *lineRef
 }
 
 type cacheKey struct {
@@ -146,17 +158,51 @@ func (v *Validator) Token(t *xmlscan.Token) {
 	case xmlscan.EndElement:
 		v.endElement()
 	case xmlscan.Text:
+		if f := v.top(); f != nil && !f.inText {
+			f.big.childNode(nodeLine{line: v.src.libxmlLine(textLine(t), t.End.Offset)})
+		}
 		v.charData(t.Data, v.isCDATA(t))
-		return
+	case xmlscan.Comment, xmlscan.ProcInst:
+		if f := v.top(); f != nil {
+			f.big.childNode(nodeLine{line: min(v.src.libxmlLine(t.End.Line, t.End.Offset), lineCap)})
+		}
 	}
-	if n := len(v.frames); n > 0 {
-		v.frames[n-1].inText = false
+	if t.Kind != xmlscan.Text {
+		if f := v.top(); f != nil {
+			f.inText = false
+		}
 	}
+	if len(v.queue) > 0 {
+		v.flush(false)
+	}
+}
+
+// flush reports the queued errors whose line is known; final gives the
+// others libxml2's last resort, lineCap.
+func (v *Validator) flush(final bool) {
+	i := 0
+	for ; i < len(v.queue); i++ {
+		p := v.queue[i]
+		if p.ref != nil {
+			if p.ref.line == 0 && !final {
+				break
+			}
+			if p.ref.line == 0 {
+				p.ref.resolve(lineCap)
+			}
+			p.err.Line = p.ref.line
+		}
+		if v.report != nil {
+			v.report(p.err)
+		}
+	}
+	v.queue = v.queue[:copy(v.queue, v.queue[i:])]
 }
 
 // Close ends the document. With a well-formed document every element is
 // closed by then and Close only releases memory; it is safe to call twice.
 func (v *Validator) Close() {
+	v.flush(true)
 	v.closed = true
 	v.frames = v.frames[:0]
 	v.cache = nil
@@ -181,6 +227,16 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 	}
 	v.path.Push(t.Name)
 	f := frame{name: t.Name, pos: t.Pos, line: t.End.Line, lineOff: t.End.Offset, nsMark: len(v.ns), empty: true}
+	if ll := v.src.libxmlLine(f.line, f.lineOff); ll >= lineCap {
+		f.big.ref = &lineRef{}
+		f.self = nodeLine{ref: f.big.ref}
+	} else {
+		f.self = nodeLine{line: ll}
+	}
+	if parent != nil {
+		f.sibling, f.hasSibling = parent.big.prev, parent.big.hasPrev
+		parent.big.childNode(f.self)
+	}
 	if len(t.NSDecls) > 0 {
 		v.ns = append(v.ns, t.NSDecls...)
 	}
@@ -575,6 +631,12 @@ func (v *Validator) endElement() {
 	if f.mode == modeValidate {
 		v.finish(f)
 	}
+	f.big.closing()
+	if n > 1 {
+		v.frames[n-2].big.ended(&f.big, f.sibling, f.hasSibling)
+	} else if f.big.ref != nil && f.big.ref.line == 0 && !f.big.hadChild {
+		f.big.ref.resolve(lineCap) // an empty root element
+	}
 	v.ns = v.ns[:f.nsMark]
 	v.frames = v.frames[:n-1]
 	v.path.Pop()
@@ -627,15 +689,22 @@ func (v *Validator) ek(n xmlscan.Name) elementKind {
 	return elementKind{Element: n, prefixOf: v.prefixOf()}
 }
 
-func (v *Validator) emit(e *Error) {
-	if v.report != nil {
-		v.report(e)
+// emit reports an error on the element of frame f, or queues it while the
+// line libxml2 would give is not known.
+func (v *Validator) emit(e *Error, f *frame) {
+	e.Line = v.src.libxmlLine(f.line, f.lineOff)
+	if f.big.ref == nil && len(v.queue) == 0 {
+		if v.report != nil {
+			v.report(e)
+		}
+		return
 	}
+	v.queue = append(v.queue, pendingError{e, f.big.ref})
 }
 
 // elemError reports an error on the element of frame f.
 func (v *Validator) elemError(f *frame, k ErrorKind, comp string) {
-	v.emit(&Error{Kind: k, Pos: f.pos, Line: v.src.libxmlLine(f.line, f.lineOff), Path: v.path.String(), Component: comp, Message: k.String()})
+	v.emit(&Error{Kind: k, Pos: f.pos, Path: v.path.String(), Component: comp, Message: k.String()}, f)
 }
 
 // parentError reports an error on the parent of the element just pushed
@@ -645,11 +714,11 @@ func (v *Validator) parentError(parent *frame, path string, k ErrorKind) {
 	if parent.typ != nil {
 		comp = parent.typ.desc
 	}
-	v.emit(&Error{Kind: k, Pos: parent.pos, Line: v.src.libxmlLine(parent.line, parent.lineOff), Path: path, Component: comp, Message: k.String()})
+	v.emit(&Error{Kind: k, Pos: parent.pos, Path: path, Component: comp, Message: k.String()}, parent)
 }
 
 func (v *Validator) attrError(f *frame, a *xmlscan.Attr, k ErrorKind, comp string) {
-	v.emit(&Error{Kind: k, Pos: a.Pos, Line: v.src.libxmlLine(f.line, f.lineOff), Path: v.path.Attr(a.Name), Component: comp, Message: k.String()})
+	v.emit(&Error{Kind: k, Pos: a.Pos, Path: v.path.Attr(a.Name), Component: comp, Message: k.String()}, f)
 }
 
 func (v *Validator) attrValueError(f *frame, t *xmlscan.Token, a *xmlscan.Attr, errs []valueErr, comp string) {
