@@ -420,7 +420,7 @@ func (c *crawler) validate(d *Document, r io.Reader) {
 		fp = dump.NewFingerprint() // to compare with the packaged manifest.xml
 		d.fp = fp
 	}
-	vo.Observer = dump.Observers(obs, fpObserver(fp), c.vo.Observer)
+	vo.Observer = validator.Observers(obs, fpObserver(fp), c.vo.Observer)
 	rep, err := validator.Validate(c.ctx, r, &vo)
 	if err != nil {
 		c.failed(d, err)

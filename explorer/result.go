@@ -1,7 +1,6 @@
 package explorer
 
 import (
-	"github.com/rscheck/rscheck/explorer/dump"
 	"github.com/rscheck/rscheck/validator"
 	"github.com/rscheck/rscheck/validator/report"
 )
@@ -81,7 +80,7 @@ func (c *crawler) finish(start string) *Result {
 			d.Report = emptyReport(d.URL, d.Kind)
 		}
 		if d.Report != nil {
-			dump.AddFindings(d.Report, maxPer, d.extra...)
+			d.Report.Add(maxPer, d.extra...)
 			for id, n := range d.suppressed {
 				if d.Report.Suppressed == nil {
 					d.Report.Suppressed = map[string]int{}

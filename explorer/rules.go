@@ -202,7 +202,7 @@ func Rules() []*validator.Rule { return append([]*validator.Rule(nil), registry.
 
 // finding makes a finding of rule r.
 func finding(r *validator.Rule, at pos, format string, args ...any) validator.Finding {
-	return dump.NewFinding(r, at.Line, at.Col, at.Path, format, args...)
+	return r.Finding(at.Line, at.Col, at.Path, format, args...)
 }
 
 // pos locates a finding in a document: 0 for the document as a whole.

@@ -1,10 +1,6 @@
 package validator
 
-import (
-	"fmt"
-
-	"github.com/rscheck/rscheck/validator/xmlscan"
-)
+import "github.com/rscheck/rscheck/validator/xmlscan"
 
 // Pass is a rule's view of one document being validated. The driver
 // creates one Pass per rule and document, after the header is read.
@@ -55,13 +51,7 @@ func (p *Pass) ReportTextf(el *Element, format string, args ...any) {
 }
 
 func (p *Pass) finding(format string, args []any) Finding {
-	return Finding{
-		Rule:     p.rule.ID,
-		Severity: p.rule.Severity,
-		Message:  fmt.Sprintf(format, args...),
-		Spec:     p.rule.Spec.Label(),
-		SpecURL:  p.rule.Spec.URL(),
-	}
+	return p.rule.Finding(0, 0, "", format, args...)
 }
 
 // Values are often checked by two rules in a row (an error rule and its

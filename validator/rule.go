@@ -90,6 +90,17 @@ func (s Spec) URL() string {
 // String returns the label.
 func (s Spec) String() string { return s.Label() }
 
+// Finding makes a finding of the rule at a position (line 0 for the
+// document as a whole), for code that reports outside a Pass: the driver,
+// the explorer, the dump checker.
+func (r *Rule) Finding(line, col int, path, format string, args ...any) Finding {
+	return Finding{
+		Rule: r.ID, Severity: r.Severity, Message: fmt.Sprintf(format, args...),
+		Line: line, Column: col, Path: path,
+		Spec: r.Spec.Label(), SpecURL: r.Spec.URL(),
+	}
+}
+
 // DocURL is where the rule is documented in the generated catalogue
 // (docs/rules.md), derived from its ID.
 func (r *Rule) DocURL() string { return "docs/rules.md#" + strings.ToLower(r.ID) }

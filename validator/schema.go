@@ -117,12 +117,7 @@ func schemaFor(version string, extra []SchemaFile) (schemaStep, error) {
 	}
 	return func(sc *xmlscan.Scanner, report func(Finding)) tokenChecker {
 		return s.NewValidator(sc, func(e *xsd.Error) {
-			r := xsdRuleFor(e.Kind)
-			report(Finding{
-				Rule: r.ID, Severity: r.Severity, Message: e.Message,
-				Line: e.Pos.Line, Column: e.Pos.Col, Path: e.Path,
-				Spec: r.Spec.Label(), SpecURL: r.Spec.URL(),
-			})
+			report(xsdRuleFor(e.Kind).Finding(e.Pos.Line, e.Pos.Col, e.Path, "%s", e.Message))
 		})
 	}, nil
 }

@@ -170,23 +170,102 @@ type run struct {
 
 // add records a finding, honouring the per-rule cap.
 func (rn *run) add(f Finding) {
+	if rn.report.count(f, rn.perRule, rn.maxPer) {
+		rn.findings = append(rn.findings, f)
+	}
+}
+
+// count counts f in the report's totals and reports whether it is kept:
+// beyond max findings of its rule (per holds the counts kept so far; max
+// <= 0 is no cap), it is only counted in Suppressed.
+func (r *Report) count(f Finding, per map[string]int, max int) bool {
 	switch f.Severity {
 	case Error:
-		rn.report.Errors++
+		r.Errors++
 	case Warning:
-		rn.report.Warnings++
+		r.Warnings++
 	case Info:
-		rn.report.Infos++
+		r.Infos++
 	}
-	if rn.maxPer > 0 && rn.perRule[f.Rule] >= rn.maxPer {
-		if rn.report.Suppressed == nil {
-			rn.report.Suppressed = map[string]int{}
+	if max > 0 && per[f.Rule] >= max {
+		if r.Suppressed == nil {
+			r.Suppressed = map[string]int{}
 		}
-		rn.report.Suppressed[f.Rule]++
+		r.Suppressed[f.Rule]++
+		return false
+	}
+	per[f.Rule]++
+	return true
+}
+
+// Add adds findings to a report made by Validate, as the explorer does
+// with the cross-document findings about a document: the counts follow,
+// at most max findings per rule are kept (0 means 1000, as in Options;
+// negative means no cap), and the findings stay sorted by position.
+func (r *Report) Add(max int, fs ...Finding) {
+	if len(fs) == 0 {
 		return
 	}
-	rn.perRule[f.Rule]++
-	rn.findings = append(rn.findings, f)
+	if max == 0 {
+		max = 1000
+	}
+	per := map[string]int{}
+	for _, f := range r.Findings {
+		per[f.Rule]++
+	}
+	for _, f := range fs {
+		if r.count(f, per, max) {
+			r.Findings = append(r.Findings, f)
+		}
+	}
+	sortFindings(r.Findings)
+}
+
+// sortFindings orders findings by position, keeping the order of those at
+// the same position.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// Observers combines observers into one that calls each in turn; nil
+// observers are left out.
+func Observers(obs ...Observer) Observer {
+	var list multiObserver
+	for _, o := range obs {
+		if o != nil {
+			list = append(list, o)
+		}
+	}
+	if len(list) == 1 {
+		return list[0]
+	}
+	return list
+}
+
+type multiObserver []Observer
+
+func (m multiObserver) Header(d *Doc) {
+	for _, o := range m {
+		o.Header(d)
+	}
+}
+
+func (m multiObserver) Entry(e *Entry) {
+	for _, o := range m {
+		o.Entry(e)
+	}
+}
+
+func (m multiObserver) End(s Stats) {
+	for _, o := range m {
+		o.End(s)
+	}
 }
 
 // read scans the document once, feeding every token to the XSD step and
@@ -488,13 +567,7 @@ func (rn *run) finish() *Report {
 	if rn.entry.N > r.Entries {
 		r.Entries = rn.entry.N
 	}
-	sort.SliceStable(rn.findings, func(i, j int) bool {
-		a, b := rn.findings[i], rn.findings[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
+	sortFindings(rn.findings)
 	r.Findings = rn.findings
 	if r.Findings == nil {
 		r.Findings = []Finding{}
@@ -580,6 +653,5 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // xmlFinding makes a finding of one of the XML-level rules.
 func xmlFinding(r *Rule, line, col int, msg string) Finding {
-	return Finding{Rule: r.ID, Severity: r.Severity, Message: msg, Line: line, Column: col,
-		Spec: r.Spec.Label(), SpecURL: r.Spec.URL()}
+	return r.Finding(line, col, "", "%s", msg)
 }

@@ -92,7 +92,7 @@ func Check(ctx context.Context, r io.ReaderAt, size int64, opts *Options) (*Resu
 	if opts.Validator != nil {
 		maxPer = opts.Validator.MaxFindingsPerRule
 	}
-	AddFindings(res.Report, maxPer, c.findings...)
+	res.Report.Add(maxPer, c.findings...)
 	res.Uncompressed = c.limit - c.budget
 	return res, err
 }
@@ -108,7 +108,7 @@ type checker struct {
 }
 
 func (c *checker) report(r *validator.Rule, line, col int, path, format string, args ...any) {
-	c.findings = append(c.findings, NewFinding(r, line, col, path, format, args...))
+	c.findings = append(c.findings, r.Finding(line, col, path, format, args...))
 }
 
 func (c *checker) run(r io.ReaderAt, size int64) error {
@@ -256,40 +256,6 @@ func (c *collector) Entry(e *validator.Entry) {
 
 func (c *collector) End(validator.Stats) {}
 
-// Observers combines observers into one that calls each in turn.
-func Observers(obs ...validator.Observer) validator.Observer {
-	var list multi
-	for _, o := range obs {
-		if o != nil {
-			list = append(list, o)
-		}
-	}
-	if len(list) == 1 {
-		return list[0]
-	}
-	return list
-}
-
-type multi []validator.Observer
-
-func (m multi) Header(d *validator.Doc) {
-	for _, o := range m {
-		o.Header(d)
-	}
-}
-
-func (m multi) Entry(e *validator.Entry) {
-	for _, o := range m {
-		o.Entry(e)
-	}
-}
-
-func (m multi) End(s validator.Stats) {
-	for _, o := range m {
-		o.End(s)
-	}
-}
-
 // manifest validates manifest.xml and returns its entries with a path,
 // and whether it could be read.
 func (c *checker) manifest(f *zip.File) ([]entry, bool, error) {
@@ -299,7 +265,7 @@ func (c *checker) manifest(f *zip.File) ([]entry, bool, error) {
 	}
 	col := &collector{}
 	fp := NewFingerprint()
-	vo.Observer = Observers(col, fp, vo.Observer, c.opts.Observer)
+	vo.Observer = validator.Observers(col, fp, vo.Observer, c.opts.Observer)
 	if vo.MaxBytes <= 0 || vo.MaxBytes > c.budget {
 		vo.MaxBytes = c.budget
 	}

@@ -1,7 +1,6 @@
 package dump
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/rscheck/rscheck/validator"
@@ -86,57 +85,4 @@ func Rules() []*validator.Rule {
 	}
 	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
 	return rs
-}
-
-// NewFinding makes a finding of rule r at a line and column (0 for the
-// document as a whole) and an XML path ("" for none).
-func NewFinding(r *validator.Rule, line, col int, path, format string, args ...any) validator.Finding {
-	return validator.Finding{
-		Rule: r.ID, Severity: r.Severity, Message: fmt.Sprintf(format, args...),
-		Line: line, Column: col, Path: path,
-		Spec: r.Spec.Label(), SpecURL: r.Spec.URL(),
-	}
-}
-
-// AddFindings merges findings into a report: counts by severity, keeps
-// the findings sorted by position (stable, so document-level findings come
-// first), and honours a cap of max findings per rule (0 means 1000, a
-// negative value no cap), counting the rest in Suppressed.
-func AddFindings(rep *validator.Report, max int, fs ...validator.Finding) {
-	if len(fs) == 0 {
-		return
-	}
-	if max == 0 {
-		max = 1000
-	}
-	per := map[string]int{}
-	for _, f := range rep.Findings {
-		per[f.Rule]++
-	}
-	for _, f := range fs {
-		switch f.Severity {
-		case validator.Error:
-			rep.Errors++
-		case validator.Warning:
-			rep.Warnings++
-		case validator.Info:
-			rep.Infos++
-		}
-		if max > 0 && per[f.Rule] >= max {
-			if rep.Suppressed == nil {
-				rep.Suppressed = map[string]int{}
-			}
-			rep.Suppressed[f.Rule]++
-			continue
-		}
-		per[f.Rule]++
-		rep.Findings = append(rep.Findings, f)
-	}
-	sort.SliceStable(rep.Findings, func(i, j int) bool {
-		a, b := rep.Findings[i], rep.Findings[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
 }
