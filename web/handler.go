@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -226,7 +227,34 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	hd.Set("ETag", etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+	if hd.Get("Content-Encoding") == "" {
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+		return
+	}
+	// ServeContent leaves out Content-Length for an encoded body; the
+	// browser shows the module's download progress with it. Ranges of an
+	// encoding are not offered.
+	if noneMatch(r.Header.Get("If-None-Match"), etag) {
+		hd.Del("Content-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	hd.Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// noneMatch reports whether an If-None-Match header matches etag (weak
+// comparison, as RFC 9110 §13.1.2 wants for it).
+func noneMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
 }
 
 // accepts reports whether the request's Accept-Encoding allows coding.
