@@ -109,3 +109,21 @@ func BenchmarkScanOnly(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSchemaValidate is the convenience path: Schema.Validate, with
+// its SourceTracker, on the same document.
+func BenchmarkSchemaValidate(b *testing.B) {
+	s := official(b)
+	doc := resourceList(50000)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	defer reportCPU(b, start)
+	for i := 0; i < b.N; i++ {
+		errs, err := s.Validate(bytes.NewReader(doc))
+		if err != nil || len(errs) > 0 {
+			b.Fatal(err, errs)
+		}
+	}
+}

@@ -165,8 +165,30 @@ func normalizeWS(s string, ws whitespace) string {
 }
 
 // normLen is libxml2's xmlSchemaNormLen: the length in characters of the
-// collapsed value.
-func normLen(s string) int { return utf8.RuneCountInString(collapse(s)) }
+// collapsed value, counted in one pass without building it.
+func normLen(s string) int {
+	n, blanks := 0, false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if isBlank(c) {
+			blanks = true
+			i++
+			continue
+		}
+		if blanks && n > 0 {
+			n++ // the single space a run of blanks collapses to
+		}
+		blanks = false
+		if c < utf8.RuneSelf {
+			i++
+		} else {
+			_, w := utf8.DecodeRuneInString(s[i:])
+			i += w
+		}
+		n++
+	}
+	return n
+}
 
 // validName checks an XML 1.0 (4th edition) Name, or an NCName.
 func validName(s string, colon bool) bool {

@@ -192,3 +192,11 @@ func (r *testRand) Intn(n int) int {
 	r.s ^= r.s << 17
 	return int(r.s % uint64(n))
 }
+
+func TestNormLen(t *testing.T) {
+	for _, s := range []string{"", " ", "a", " a ", "a  b", "\ta\nb\r", "été", "  é  è  ", "a b c"} {
+		if got, want := normLen(s), len([]rune(collapse(s))); got != want {
+			t.Errorf("normLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

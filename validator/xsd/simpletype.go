@@ -81,6 +81,15 @@ type valueErr struct {
 // and for union members); isNorm says s is already normalised. The value
 // is returned for fixed-value comparisons.
 func (t *simpleType) validate(s string, normalize, isNorm bool, ctx *valCtx) (value, []valueErr) {
+	return t.check(s, normalize, isNorm, false, ctx)
+}
+
+// errQuiet is the result of a quiet check that failed: union members are
+// tried without building their error reports (libxml2 fires no errors
+// for them either), which would allocate for nothing.
+var errQuiet = []valueErr{{detail: "quiet"}}
+
+func (t *simpleType) check(s string, normalize, isNorm, quiet bool, ctx *valCtx) (value, []valueErr) {
 	switch t.variety {
 	case list:
 		return t.validateList(s, normalize, isNorm, ctx)
@@ -92,6 +101,9 @@ func (t *simpleType) validate(s string, normalize, isNorm bool, ctx *valCtx) (va
 	}
 	v, ok, detail := parseBuiltin(t.builtin, s, ctx)
 	if !ok {
+		if quiet {
+			return v, errQuiet
+		}
 		return v, []valueErr{{typ: t, detail: detail}}
 	}
 	if t.builtin == bID && ctx != nil && ctx.inAttribute {
@@ -141,7 +153,7 @@ func (t *simpleType) validateUnion(s string, normalize, isNorm bool, ctx *valCtx
 	for _, m := range t.members {
 		// Members are tried silently, each normalising the value its own
 		// way; the first that accepts it decides.
-		v, errs := m.validate(s, true, false, ctx)
+		v, errs := m.check(s, true, false, true, ctx)
 		if errs != nil {
 			continue
 		}

@@ -28,6 +28,7 @@ type Validator struct {
 	closed bool
 	src    *SourceTracker
 	queue  []pendingError // errors waiting for a line beyond 65535
+	refs   []lineRef      // a slab of lineRefs, allocated 1024 at a time
 	// Values of attributes of the current start tag, checked in passes.
 	unexpected []int
 }
@@ -177,6 +178,17 @@ func (v *Validator) Token(t *xmlscan.Token) {
 	}
 }
 
+// newLineRef allocates a lineRef from the slab: a big document has one
+// per element beyond line 65535.
+func (v *Validator) newLineRef() *lineRef {
+	if len(v.refs) == 0 {
+		v.refs = make([]lineRef, 1024)
+	}
+	r := &v.refs[0]
+	v.refs = v.refs[1:]
+	return r
+}
+
 // flush reports the queued errors whose line is known; final gives the
 // others libxml2's last resort, lineCap.
 func (v *Validator) flush(final bool) {
@@ -228,7 +240,7 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 	v.path.Push(t.Name)
 	f := frame{name: t.Name, pos: t.Pos, line: t.End.Line, lineOff: t.End.Offset, nsMark: len(v.ns), empty: true}
 	if ll := v.src.libxmlLine(f.line, f.lineOff); ll >= lineCap {
-		f.big.ref = &lineRef{}
+		f.big.ref = v.newLineRef()
 		f.self = nodeLine{ref: f.big.ref}
 	} else {
 		f.self = nodeLine{line: ll}
