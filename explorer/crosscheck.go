@@ -3,6 +3,7 @@ package explorer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -335,6 +336,23 @@ func (c *crawler) checkParents(d *Document) {
 	}
 }
 
+// reportedHere reports whether the document's own validation already
+// reported, with one of the rules, a finding on the line of at: when an
+// index's entries repeat its parts' times, as they should, the validator
+// sees an order or gap problem in the index itself, and the same problem
+// found from the parts would only be said twice.
+func reportedHere(d *Document, at pos, rules ...string) bool {
+	if d.Report == nil || at.Line == 0 {
+		return false
+	}
+	for _, f := range d.Report.Findings {
+		if f.Line == at.Line && slices.Contains(rules, f.Rule) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkChangeIndex checks the Change Lists (or Change Dumps) of an index
 // by their own from and until: order, openness, gaps (RX109, RX110).
 func (c *crawler) checkChangeIndex(idx *Document) {
@@ -352,7 +370,7 @@ func (c *crawler) checkChangeIndex(idx *Document) {
 		}
 		prev := parts[i-1]
 		pt := prev.facts.times
-		if !pt.has[tUntil] {
+		if !pt.has[tUntil] && !reportedHere(idx, prev.treeRef().at, "RS407") {
 			c.addFinding(idx, finding(RuleChangeIndexOrder, prev.treeRef().at, "%s is open (no until) but is not the last part of the index; only the last may be open", prev.URL))
 		}
 		if !t.has[tFrom] || !pt.has[tFrom] {
@@ -361,10 +379,13 @@ func (c *crawler) checkChangeIndex(idx *Document) {
 		a, errA := validator.ParseDatetime(pt.val[tFrom])
 		b, errB := validator.ParseDatetime(t.val[tFrom])
 		if errA == nil && errB == nil && b.Time.Before(a.Time) {
+			if reportedHere(idx, r.at, "RS406") {
+				continue
+			}
 			c.addFinding(idx, finding(RuleChangeIndexOrder, r.at, "%s (from %s) is listed after %s (from %s); an index lists its parts in forward chronological order", p.URL, t.val[tFrom], prev.URL, pt.val[tFrom]))
 			continue
 		}
-		if pt.has[tUntil] && !sameTime(pt.val[tUntil], t.val[tFrom]) {
+		if pt.has[tUntil] && !sameTime(pt.val[tUntil], t.val[tFrom]) && !reportedHere(idx, r.at, "RS408") {
 			u, errU := validator.ParseDatetime(pt.val[tUntil])
 			word := "a gap"
 			if errU == nil && errB == nil && b.Time.Before(u.Time) {

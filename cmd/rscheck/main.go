@@ -1,10 +1,12 @@
 // Command rscheck checks ResourceSync (ANSI/NISO Z39.99-2017) documents
-// for conformance: it validates files, URLs or standard input and writes
-// a report as text, JSON, HTML, JUnit XML or SARIF.
+// for conformance: it validates files, URLs or standard input, or explores
+// a whole Source, and writes a report as text, JSON, HTML, JUnit XML or
+// SARIF.
 //
 // Usage:
 //
 //	rscheck validate [flags] FILE|URL|- ...
+//	rscheck explore [flags] URL
 //	rscheck rules [--format text|json|md]
 //	rscheck explain ID
 //	rscheck version

@@ -303,7 +303,7 @@ func TestURL(t *testing.T) {
 		{"/file.xml.gz", exitFindings, "RS404", ""},
 		{"/twice.xml.gz", exitFindings, "RS404", ""},
 		{"/missing", exitTrouble, "", "HTTP 404 Not Found"},
-		{"/loop", exitTrouble, "", "stopped after 10 redirects"},
+		{"/loop", exitTrouble, "", "redirect loop"},
 		{"/elsewhere", exitTrouble, "", "only http and https"},
 		{"/broken-gzip", exitTrouble, "", "not gzip"},
 		{"/slow", exitTrouble, "", "no response within 200ms"},

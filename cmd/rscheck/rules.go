@@ -13,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rscheck/rscheck/explorer"
 	"github.com/rscheck/rscheck/validator"
 	"github.com/rscheck/rscheck/validator/report"
 )
@@ -20,7 +21,11 @@ import (
 // catalogue returns every rule rscheck can report, in ID order: the one
 // list that the rules and explain commands, SARIF output and
 // docs/rules.md are made from.
-func catalogue() []*validator.Rule { return validator.Rules() }
+func catalogue() []*validator.Rule {
+	all := append(validator.Rules(), explorer.Rules()...)
+	slices.SortFunc(all, func(a, b *validator.Rule) int { return strings.Compare(a.ID, b.ID) })
+	return all
+}
 
 // lookup returns the rule with the given ID (in any case), or nil.
 func lookup(id string) *validator.Rule {
@@ -53,6 +58,10 @@ var ruleGroups = []ruleGroup{
 	{"RS4", "time", "Times and order"},
 	{"RS5", "links", "Links"},
 	{"RN", "notifications", "Notifications"},
+	{"RX", "cross-document", "Between documents (explore)"},
+	{"RF", "fetching", "Fetching (explore)"},
+	{"RD", "dumps", "Dump packages"},
+	{"RA", "audit", "Content audit (explore --audit)"},
 }
 
 // groupOf returns the section of a rule, or a section named after the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rscheck/rscheck/explorer/dump"
 	"github.com/rscheck/rscheck/validator"
 	"github.com/rscheck/rscheck/validator/report"
 )
@@ -33,7 +35,8 @@ Lists, Resource and Change Lists and their indexes, dumps, manifests and
 notifications) and plain Sitemaps against the ResourceSync specifications
 and their XML schemas, and reports what it finds.
 
-Inputs are files (.xml or gzip-compressed .xml.gz), http or https URLs, or
+Inputs are files (.xml, gzip-compressed .xml.gz, or a dump package .zip,
+whose manifest.xml and bitstreams are checked), http or https URLs, or
 - for standard input. They are validated in order and reported together.
 An input that cannot be read (a missing file, an HTTP error) is reported
 on standard error and the others are still validated.
@@ -102,8 +105,8 @@ func runValidate(e *env, args []string) int {
 		return usageErr("no input: give files, URLs or - for standard input")
 	case !slices.Contains(report.Formats(), c.format):
 		return usageErr("unknown format %q (want %s)", c.format, strings.Join(report.Formats(), ", "))
-	case !slices.Contains([]string{"1.1", "1.0", "0.9.1"}, c.rsVersion):
-		return usageErr("unknown ResourceSync version %q (want 1.1, 1.0 or 0.9.1)", c.rsVersion)
+	case !slices.Contains(validator.RSVersions(), c.rsVersion):
+		return usageErr("unknown ResourceSync version %q (want %s)", c.rsVersion, strings.Join(validator.RSVersions(), ", "))
 	case c.maxPerRule < 0:
 		return usageErr("--max-per-rule must not be negative")
 	case c.timeout <= 0:
@@ -111,24 +114,17 @@ func runValidate(e *env, args []string) int {
 	case count(inputs, "-") > 1:
 		return usageErr("standard input (-) can be read only once")
 	}
-	opts := &validator.Options{RSVersion: c.rsVersion, SchemaOnly: c.schemaOnly, MaxFindingsPerRule: c.maxPerRule}
-	if c.maxPerRule == 0 {
-		opts.MaxFindingsPerRule = -1 // no cap
+	opts, status := validatorOptions(e, "validate", c.rsVersion, c.schemas, c.maxPerRule)
+	if opts == nil {
+		return status
 	}
-	for _, path := range c.schemas {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			e.errorf("validate", "%v", err)
-			return exitTrouble
-		}
-		opts.ExtraSchemas = append(opts.ExtraSchemas, validator.SchemaFile{Location: path, Data: data})
-	}
+	opts.SchemaOnly = c.schemaOnly
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	v := &validation{env: e, opts: opts, fetch: newFetcher(c.timeout, "rscheck/"+toolVersion()),
 		excerpts: c.format == "text" || c.format == "html"}
-	status := exitOK
+	status = exitOK
 	for _, in := range inputs {
 		if err := v.input(ctx, in); err != nil {
 			e.errorf("validate", "%s: %v", in, err)
@@ -194,12 +190,16 @@ func (v *validation) input(ctx context.Context, in string) error {
 	}
 	defer src.Close()
 
+	br := bufio.NewReaderSize(src, 64<<10)
+	if magic, _ := br.Peek(4); string(magic) == "PK\x03\x04" {
+		return v.pkg(ctx, in, source, br)
+	}
 	var kept *keptBytes
-	var r io.Reader = src
+	var r io.Reader = br
 	if v.excerpts && (in == "-" || isURL(in)) {
 		// What streamed by cannot be read again: keep it, up to a bound.
 		kept = &keptBytes{max: maxKept}
-		r = io.TeeReader(src, kept)
+		r = io.TeeReader(br, kept)
 	}
 	rep, err := validator.Validate(ctx, r, v.opts)
 	if err != nil {
@@ -224,6 +224,46 @@ func (v *validation) input(ctx context.Context, in string) error {
 		}
 	}
 	v.sources = append(v.sources, reopen)
+	return nil
+}
+
+// maxPackageBytes bounds a dump package read from a URL or standard input,
+// which has to be held in memory: ZIP needs random access.
+const maxPackageBytes = 512 << 20
+
+// pkg checks a ZIP dump package: its manifest.xml, validated, and every
+// bitstream against it. The report is the Manifest's, with the package's
+// findings; it has no excerpts (its lines are those of manifest.xml).
+func (v *validation) pkg(ctx context.Context, in, source string, r io.Reader) error {
+	var ra io.ReaderAt
+	var size int64
+	if f, err := os.Open(in); err == nil && in != "-" && !isURL(in) {
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		ra, size = f, fi.Size()
+	} else {
+		if err == nil {
+			f.Close()
+		}
+		data, err := io.ReadAll(io.LimitReader(r, maxPackageBytes+1))
+		if err != nil {
+			return err
+		}
+		if len(data) > maxPackageBytes {
+			return fmt.Errorf("ZIP package larger than %d bytes; save it to a file and validate the file", maxPackageBytes)
+		}
+		ra, size = bytes.NewReader(data), int64(len(data))
+	}
+	res, err := dump.Check(ctx, ra, size, &dump.Options{Name: source, Validator: v.opts})
+	if err != nil {
+		return err
+	}
+	res.Report.Source = source
+	v.docs = append(v.docs, res.Report)
+	v.sources = append(v.sources, nil)
 	return nil
 }
 
