@@ -22,7 +22,10 @@ func WriteText(w io.Writer, r *Result, opts Options) error {
 	bw := bufio.NewWriter(w)
 	t := &textWriter{w: bw, p: painter(opts.Color)}
 	for i, rep := range r.Documents {
-		if i > 0 {
+		// A blank line sets off documents with findings; documents
+		// without any stay one line each, so that a large Source reads as
+		// a list with its problems standing out.
+		if i > 0 && (len(rep.Findings) > 0 || len(r.Documents[i-1].Findings) > 0) {
 			t.printf("\n")
 		}
 		t.document(r, i, rep)
