@@ -106,6 +106,9 @@ func (f *bigFrame) closing() {
 // character (character references and CR, which also end a chunk, are not
 // visible in the token and are ignored).
 func textLine(t *xmlscan.Token) int {
+	if t.End.Line == t.Pos.Line {
+		return t.End.Line
+	}
 	line := t.Pos.Line
 	for _, c := range t.Data {
 		if c >= 0x80 {

@@ -28,35 +28,35 @@ type nsContext interface {
 // exactly as libxml2's schema validator does (xmlSchemaValAtomicType with
 // normalisation "on the fly"), and returns the value. detail explains a
 // failure that is not plainly lexical.
-func parseBuiltin(b builtin, s string, nsc nsContext) (v value, ok bool, detail string) {
+func parseBuiltin(b builtin, s string, nsc nsContext, v *value) (ok bool, detail string) {
 	v.b = b
 	switch b {
 	case bAnyType, bAnySimpleType, bString, bNormalizedString, bToken:
 		// Accepted as they are; the caller normalises for facets.
 		v.s = s
-		return v, true, ""
+		return true, ""
 	case bLanguage:
 		v.s = collapse(s)
-		return v, checkLanguageID(v.s), ""
+		return checkLanguageID(v.s), ""
 	case bName:
 		v.s = trimBlanks(s)
-		return v, validName(v.s, true), ""
+		return validName(v.s, true), ""
 	case bNCName, bID, bIDREF:
 		v.s = trimBlanks(s)
-		return v, validName(v.s, false), ""
+		return validName(v.s, false), ""
 	case bENTITY:
 		// libxml2 wants an unparsed entity declared in the document's DTD;
 		// the Scanner does not read DTDs, so no value can name one.
 		v.s = trimBlanks(s)
-		return v, false, "no unparsed entity of that name is declared"
+		return false, "no unparsed entity of that name is declared"
 	case bNMTOKEN:
 		v.s = trimBlanks(s)
-		return v, validNmtoken(v.s), ""
+		return validNmtoken(v.s), ""
 	case bQName, bNOTATION:
-		return parseQName(s, nsc)
+		return parseQName(s, nsc, v)
 	case bAnyURI:
 		v.s = collapse(s)
-		return v, validAnyURI(v.s), ""
+		return validAnyURI(v.s), ""
 	case bBoolean:
 		t := trimBlanks(s)
 		switch t {
@@ -64,46 +64,46 @@ func parseBuiltin(b builtin, s string, nsc nsContext) (v value, ok bool, detail 
 			v.t = true
 		case "false", "0":
 		default:
-			return v, false, ""
+			return false, ""
 		}
-		return v, true, ""
+		return true, ""
 	case bDecimal:
 		v.d, ok = parseDecimal(s)
-		return v, ok, ""
+		return ok, ""
 	case bInteger, bNonPositiveInteger, bNegativeInteger, bNonNegativeInteger, bPositiveInteger,
 		bLong, bInt, bShort, bByte, bUnsignedLong, bUnsignedInt, bUnsignedShort, bUnsignedByte:
 		v.d, ok = parseInteger(s, b)
-		return v, ok, ""
+		return ok, ""
 	case bFloat:
 		v.f, ok = parseFloat(s, 32)
-		return v, ok, ""
+		return ok, ""
 	case bDouble:
 		v.f, ok = parseFloat(s, 64)
-		return v, ok, ""
+		return ok, ""
 	case bDuration:
 		v.dur, ok = parseDuration(s)
-		return v, ok, ""
+		return ok, ""
 	case bDateTime, bDate, bTime, bGYear, bGYearMonth, bGMonth, bGMonthDay, bGDay:
 		v.dt, ok = parseDateTime(s, b)
-		return v, ok, ""
+		return ok, ""
 	case bHexBinary:
 		t := trimBlanks(s)
 		for i := 0; i < len(t); i++ {
 			if !isHex(t[i]) {
-				return v, false, ""
+				return false, ""
 			}
 		}
 		if len(t)%2 != 0 {
-			return v, false, ""
+			return false, ""
 		}
 		v.s = strings.ToUpper(t)
 		v.n = len(t) / 2
-		return v, true, ""
+		return true, ""
 	case bBase64Binary:
 		v.s, v.n, ok = parseBase64(s)
-		return v, ok, ""
+		return ok, ""
 	}
-	return v, false, "unsupported type"
+	return false, "unsupported type"
 }
 
 // collapse applies whiteSpace="collapse": blanks become spaces, runs of
@@ -218,7 +218,7 @@ func validNmtoken(s string) bool {
 // parseQName is libxml2's QName handling in the validator: the lexical
 // check trims blanks, but the prefix and local name are split from the
 // raw value, so " p:x" looks up the prefix " p" and fails.
-func parseQName(s string, nsc nsContext) (v value, ok bool, detail string) {
+func parseQName(s string, nsc nsContext, v *value) (ok bool, detail string) {
 	v.b = bQName
 	t := trimBlanks(s)
 	prefix, local, found := strings.Cut(t, ":")
@@ -226,7 +226,7 @@ func parseQName(s string, nsc nsContext) (v value, ok bool, detail string) {
 		local, prefix = t, ""
 	}
 	if found && !validName(prefix, false) || !validName(local, false) {
-		return v, false, ""
+		return false, ""
 	}
 	rawPrefix, rawLocal, rawFound := strings.Cut(s, ":")
 	if !rawFound {
@@ -234,14 +234,14 @@ func parseQName(s string, nsc nsContext) (v value, ok bool, detail string) {
 	}
 	v.s = rawLocal
 	if nsc == nil {
-		return v, true, ""
+		return true, ""
 	}
 	uri, bound := nsc.lookupPrefix(rawPrefix)
 	if rawFound && !bound {
-		return v, false, "the prefix " + quoteValue(rawPrefix) + " is not bound to a namespace"
+		return false, "the prefix " + quoteValue(rawPrefix) + " is not bound to a namespace"
 	}
 	v.ns = uri
-	return v, true, ""
+	return true, ""
 }
 
 // parseBase64 is libxml2's lax base64 check: characters outside the

@@ -6,11 +6,11 @@ import "math"
 // zero (mon and day are 0 when absent).
 type dateTime struct {
 	year      int64
-	mon, day  int
-	hour, min int
 	sec       float64
+	mon, day  int8
+	hour, min int8
+	tzo       int16   // timezone offset in minutes
 	tz        bool    // a timezone was given
-	tzo       int     // timezone offset in minutes
 	kind      builtin // the type the lexical form belongs to
 }
 
@@ -58,13 +58,13 @@ func parseTimeOfDay(s string, i int, dt *dateTime) (int, bool) {
 		return i, false
 	}
 	i++
-	dt.hour = h
+	dt.hour = int8(h)
 	m, ok := parse2(s, i)
 	if !ok || m > 59 {
 		return i, false
 	}
 	i += 2
-	dt.min = m
+	dt.min = int8(m)
 	if at(s, i) != ':' {
 		return i, false
 	}
@@ -137,7 +137,7 @@ func parseTZ(s string, i int, dt *dateTime) (int, bool) {
 		if tzo < -840 || tzo > 840 {
 			return i, false
 		}
-		dt.tz, dt.tzo = true, tzo
+		dt.tz, dt.tzo = true, int16(tzo)
 		return i, true
 	}
 	return i, false
@@ -176,7 +176,7 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 			if !ok || d < 1 || d > 31 {
 				return dateTime{}, false
 			}
-			dt.day = d
+			dt.day = int8(d)
 			i += 2
 			if done, ok := returnIfValid(s, &dt, i, bGDay); done {
 				return finishDT(dt, want, ok)
@@ -187,14 +187,14 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 		if !ok || m < 1 || m > 12 {
 			return dateTime{}, false
 		}
-		dt.mon = m
+		dt.mon = int8(m)
 		i += 2
 		if at(s, i) == '-' {
 			d, ok := parse2(s, i+1)
 			if ok && d >= 1 && d <= 31 && at(s, i+3) != ':' {
 				// Year 0 counts as a leap year here, so --02-29 passes.
 				if d <= maxDay(0, m) {
-					dt.day = d
+					dt.day = int8(d)
 					if done, ok := returnIfValid(s, &dt, i+3, bGMonthDay); done {
 						return finishDT(dt, want, ok)
 					}
@@ -233,7 +233,7 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 	if !ok || m < 1 || m > 12 {
 		return dateTime{}, false
 	}
-	dt.mon = m
+	dt.mon = int8(m)
 	j += 3
 	if done, ok := returnIfValid(s, &dt, j, bGYearMonth); done {
 		return finishDT(dt, want, ok)
@@ -245,7 +245,7 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 	if !ok || d < 1 || d > 31 || d > maxDay(dt.year, m) {
 		return dateTime{}, false
 	}
-	dt.day = d
+	dt.day = int8(d)
 	j += 3
 	if done, ok := returnIfValid(s, &dt, j, bDate); done {
 		return finishDT(dt, want, ok)
@@ -507,18 +507,18 @@ func compareDurations(x, y duration) int {
 // in XSD's "seven-property model" defaults.
 func (dt dateTime) seconds(shift int) float64 {
 	y := dt.year
-	mon := dt.mon
+	mon := int(dt.mon)
 	if mon == 0 {
 		mon = 1
 	}
-	day := dt.day
+	day := int(dt.day)
 	if day == 0 {
 		day = 1
 	}
 	// Days from a proleptic epoch; exactness only matters for ordering.
 	days := daysFromCivil(y, mon, day)
 	s := float64(days)*86400 + float64(dt.hour)*3600 + float64(dt.min)*60 + dt.sec
-	s -= float64(dt.tzo+shift) * 60
+	s -= float64(int(dt.tzo)+shift) * 60
 	return s
 }
 

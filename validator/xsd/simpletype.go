@@ -77,11 +77,13 @@ type valueErr struct {
 }
 
 // validate checks s against the type. normalize asks for whitespace
-// normalisation first (libxml2 does so when a value constraint applies,
-// and for union members); isNorm says s is already normalised. The value
-// is returned for fixed-value comparisons.
+// normalisation first (libxml2 does so for attributes with a value
+// constraint, and for union members); isNorm says s is already
+// normalised. The value is returned for fixed-value comparisons.
 func (t *simpleType) validate(s string, normalize, isNorm bool, ctx *valCtx) (value, []valueErr) {
-	return t.check(s, normalize, isNorm, false, ctx)
+	var v value
+	errs := t.check(s, normalize, isNorm, false, ctx, &v)
+	return v, errs
 }
 
 // errQuiet is the result of a quiet check that failed: union members are
@@ -89,40 +91,43 @@ func (t *simpleType) validate(s string, normalize, isNorm bool, ctx *valCtx) (va
 // for them either), which would allocate for nothing.
 var errQuiet = []valueErr{{detail: "quiet"}}
 
-func (t *simpleType) check(s string, normalize, isNorm, quiet bool, ctx *valCtx) (value, []valueErr) {
+// check is validate writing the value into *v, which the hot path keeps
+// on its stack (a value is large).
+func (t *simpleType) check(s string, normalize, isNorm, quiet bool, ctx *valCtx, v *value) []valueErr {
 	switch t.variety {
 	case list:
-		return t.validateList(s, normalize, isNorm, ctx)
+		return t.validateList(s, normalize, isNorm, ctx, v)
 	case union:
-		return t.validateUnion(s, normalize, isNorm, ctx)
+		return t.validateUnion(s, normalize, isNorm, ctx, v)
 	}
 	if !isNorm && (normalize || t.normValue) {
 		s = normalizeWS(s, t.ws)
 	}
-	v, ok, detail := parseBuiltin(t.builtin, s, ctx)
+	ok, detail := parseBuiltin(t.builtin, s, ctx, v)
 	if !ok {
 		if quiet {
-			return v, errQuiet
+			return errQuiet
 		}
-		return v, []valueErr{{typ: t, detail: detail}}
+		return []valueErr{{typ: t, detail: detail}}
 	}
 	if t.builtin == bID && ctx != nil && ctx.inAttribute {
 		if !ctx.addID(trimBlanks(s)) {
-			return v, []valueErr{{typ: t, detail: "the ID " + quoteValue(trimBlanks(s)) + " is already used in this document"}}
+			return []valueErr{{typ: t, detail: "the ID " + quoteValue(trimBlanks(s)) + " is already used in this document"}}
 		}
 	}
 	if t.facets == nil {
-		return v, nil
+		return nil
 	}
-	return v, t.checkFacets(s, v, -1)
+	return t.checkFacets(s, v, -1)
 }
 
-func (t *simpleType) validateList(s string, normalize, isNorm bool, ctx *valCtx) (value, []valueErr) {
+func (t *simpleType) validateList(s string, normalize, isNorm bool, ctx *valCtx, v *value) []valueErr {
 	if !isNorm && (normalize || t.normValue) {
 		s = collapse(s)
 	}
 	n := 0
 	rest := s
+	var item value
 	for {
 		rest = strings.TrimLeft(rest, " \t\n\r")
 		if rest == "" {
@@ -133,39 +138,49 @@ func (t *simpleType) validateList(s string, normalize, isNorm bool, ctx *valCtx)
 			end = len(rest)
 		}
 		n++
-		if _, errs := t.item.validate(rest[:end], false, true, ctx); errs != nil {
+		if errs := t.item.check(rest[:end], false, true, false, ctx, &item); errs != nil {
 			// libxml2 reports the item, then the list.
-			return value{}, append(errs, valueErr{typ: t})
+			return append(errs, valueErr{typ: t})
 		}
 		rest = rest[end:]
 	}
-	v := value{b: bNone, s: s, n: n}
+	*v = value{b: bNone, s: s, n: n}
 	if t.facets == nil {
-		return v, nil
+		return nil
 	}
 	if errs := t.checkFacets(s, v, n); errs != nil {
-		return v, append(errs, valueErr{typ: t})
+		return append(errs, valueErr{typ: t})
 	}
-	return v, nil
+	return nil
 }
 
-func (t *simpleType) validateUnion(s string, normalize, isNorm bool, ctx *valCtx) (value, []valueErr) {
+func (t *simpleType) validateUnion(s string, normalize, isNorm bool, ctx *valCtx, v *value) []valueErr {
+	// Members are tried silently, each normalising the value its own way;
+	// the first that accepts it decides. A value without whitespace to
+	// normalise is the same for all.
+	clean := !hasWhitespace(s)
 	for _, m := range t.members {
-		// Members are tried silently, each normalising the value its own
-		// way; the first that accepts it decides.
-		v, errs := m.check(s, true, false, true, ctx)
-		if errs != nil {
+		if errs := m.check(s, !clean, clean, true, ctx, v); errs != nil {
 			continue
 		}
 		if t.facets == nil {
-			return v, nil
+			return nil
 		}
 		if !isNorm {
 			s = normalizeWS(s, m.effectiveWS())
 		}
-		return v, t.checkFacets(s, v, -1)
+		return t.checkFacets(s, v, -1)
 	}
-	return value{}, []valueErr{{typ: t}}
+	return []valueErr{{typ: t}}
+}
+
+func hasWhitespace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isBlank(s[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // effectiveWS is the whitespace handling libxml2 applies for a type when
@@ -183,7 +198,7 @@ func (t *simpleType) effectiveWS() whitespace {
 
 // checkFacets checks the constraining facets. items is the number of list
 // items for a list type, -1 otherwise.
-func (t *simpleType) checkFacets(s string, v value, items int) []valueErr {
+func (t *simpleType) checkFacets(s string, v *value, items int) []valueErr {
 	f := t.facets
 	var errs []valueErr
 	if f.length >= 0 || f.minLength >= 0 || f.maxLength >= 0 {
@@ -193,19 +208,19 @@ func (t *simpleType) checkFacets(s string, v value, items int) []valueErr {
 		}
 	}
 	if b := f.minIncl; b != nil {
-		if c := compareValues(v, b.v); c != 0 && c != 1 {
+		if c := compareValues(*v, b.v); c != 0 && c != 1 {
 			errs = append(errs, t.facetErr("minInclusive", b.lit, ""))
 		}
 	}
 	if b := f.maxIncl; b != nil {
-		if c := compareValues(v, b.v); c != 0 && c != -1 {
+		if c := compareValues(*v, b.v); c != 0 && c != -1 {
 			errs = append(errs, t.facetErr("maxInclusive", b.lit, ""))
 		}
 	}
-	if b := f.minExcl; b != nil && compareValues(v, b.v) != 1 {
+	if b := f.minExcl; b != nil && compareValues(*v, b.v) != 1 {
 		errs = append(errs, t.facetErr("minExclusive", b.lit, ""))
 	}
-	if b := f.maxExcl; b != nil && compareValues(v, b.v) != -1 {
+	if b := f.maxExcl; b != nil && compareValues(*v, b.v) != -1 {
 		errs = append(errs, t.facetErr("maxExclusive", b.lit, ""))
 	}
 	if f.totalDigits >= 0 && v.d.total > f.totalDigits {
@@ -217,7 +232,7 @@ func (t *simpleType) checkFacets(s string, v value, items int) []valueErr {
 	if f.hasEnum {
 		found := false
 		for _, e := range f.enum {
-			if t.enumEqual(s, v, e) {
+			if t.enumEqual(s, *v, e) {
 				found = true
 				break
 			}
@@ -273,7 +288,7 @@ func (t *simpleType) checkLength(errs []valueErr, n, items int) []valueErr {
 // length computes the value's length as libxml2's
 // xmlSchemaValidateLengthFacetWhtsp does; applies is false for QName and
 // NOTATION, whose length facets libxml2 ignores.
-func (t *simpleType) length(s string, v value, items int) (n int, applies bool) {
+func (t *simpleType) length(s string, v *value, items int) (n int, applies bool) {
 	if items >= 0 {
 		return items, true
 	}

@@ -229,8 +229,13 @@ func (v *Validator) top() *frame {
 }
 
 func (v *Validator) startElement(t *xmlscan.Token) {
-	parent := v.top()
-	if parent != nil {
+	// The frame is built in place: frames are large and elements many.
+	v.frames = append(v.frames, frame{})
+	n := len(v.frames)
+	f := &v.frames[n-1]
+	var parent *frame
+	if n > 1 {
+		parent = &v.frames[n-2]
 		parent.inText = false
 	}
 	parentPath := ""
@@ -238,7 +243,7 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		parentPath = v.path.String()
 	}
 	v.path.Push(t.Name)
-	f := frame{name: t.Name, pos: t.Pos, line: t.End.Line, lineOff: t.End.Offset, nsMark: len(v.ns), empty: true}
+	f.name, f.pos, f.line, f.lineOff, f.nsMark, f.empty = t.Name, t.Pos, t.End.Line, t.End.Offset, len(v.ns), true
 	if ll := v.src.libxmlLine(f.line, f.lineOff); ll >= lineCap {
 		f.big.ref = v.newLineRef()
 		f.self = nodeLine{ref: f.big.ref}
@@ -255,16 +260,14 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 	q := qname{t.Name.Space, t.Name.Local}
 	if parent != nil && (parent.mode == modeSkip || parent.skipRest) {
 		f.mode = modeSkip
-		v.frames = append(v.frames, f)
 		return
 	}
 	var tm term
 	if parent == nil {
 		tm.decl = v.s.elements[q]
 		if tm.decl == nil {
-			v.elemError(&f, &NoRootDeclaration{elementKind: v.ek(t.Name)}, "")
+			v.elemError(f, &NoRootDeclaration{elementKind: v.ek(t.Name)}, "")
 			f.mode = modeSkip
-			v.frames = append(v.frames, f)
 			return
 		}
 	} else {
@@ -290,7 +293,7 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		default:
 			st, matched, ok := pt.model.next(parent.state, q)
 			if !ok {
-				v.elemError(&f, &UnexpectedElement{elementKind: v.ek(t.Name), Expected: pt.model.expected(parent.state)}, pt.desc)
+				v.elemError(f, &UnexpectedElement{elementKind: v.ek(t.Name), Expected: pt.model.expected(parent.state)}, pt.desc)
 				f.mode, parent.skipRest, parent.badModel = modeSkip, true, true
 			} else {
 				parent.state = st
@@ -298,33 +301,41 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 			}
 		}
 		if f.mode == modeSkip {
-			v.frames = append(v.frames, f)
 			return
 		}
 	}
+	// The xsi attributes libxml2 handles itself, found in one pass.
+	var xsiType, xsiNil *xmlscan.Attr
+	for i := range t.Attrs {
+		if a := &t.Attrs[i]; a.Name.Space == xsiNS {
+			switch a.Name.Local {
+			case "type":
+				xsiType = a
+			case "nil":
+				xsiNil = a
+			}
+		}
+	}
 	if tm.wild != nil {
-		switch tm.wild.process {
-		case processSkip:
+		if tm.wild.process == processSkip {
 			f.mode = modeSkip
-			v.frames = append(v.frames, f)
 			return
 		}
 		tm.decl = v.s.elements[q]
 		if tm.decl == nil {
 			if tm.wild.process == processStrict {
-				v.elemError(&f, &NoStrictDeclaration{elementKind: v.ek(t.Name)}, tm.wild.desc)
+				v.elemError(f, &NoStrictDeclaration{elementKind: v.ek(t.Name)}, tm.wild.desc)
 				f.mode = modeSkip
-				v.frames = append(v.frames, f)
 				return
 			}
 			// Lax: xsi:type if given, else anyType.
 			f.typ = v.s.anyType
-			if xt, ok := findAttr(t.Attrs, xsiNS, "type"); ok {
-				if td, good := v.xsiType(&f, t, xt, v.s.anyType, 0); good {
+			if xsiType != nil {
+				if td, good := v.xsiType(f, t, xsiType, v.s.anyType, 0); good {
 					f.typ = td
 				}
 			}
-			v.elementBody(&f, t)
+			v.elementBody(f, t)
 			return
 		}
 	}
@@ -332,41 +343,38 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 	f.decl = d
 	f.typ = d.typ
 	if d.abstract {
-		v.elemError(&f, &AbstractError{elementKind: v.ek(t.Name)}, d.desc)
+		v.elemError(f, &AbstractError{elementKind: v.ek(t.Name)}, d.desc)
 		f.mode = modeSkip
-		v.frames = append(v.frames, f)
 		return
 	}
-	if nilAttr, ok := findAttr(t.Attrs, xsiNS, "nil"); ok {
-		val, errs := v.s.boolType().validate(nilAttr.Value, false, false, &v.ctx)
+	if xsiNil != nil {
+		val, errs := v.s.boolType().validate(xsiNil.Value, false, false, &v.ctx)
 		if errs != nil {
-			v.attrValueError(&f, t, nilAttr, errs, "")
+			v.attrValueError(f, t, xsiNil, errs, "")
 		} else if !d.nillable {
-			v.elemError(&f, &NilError{elementKind: v.ek(t.Name), Reason: "xsi:nil is used but the element is not nillable"}, d.desc)
+			v.elemError(f, &NilError{elementKind: v.ek(t.Name), Reason: "xsi:nil is used but the element is not nillable"}, d.desc)
 		} else if val.t {
 			if d.hasFixed {
-				v.elemError(&f, &NilError{elementKind: v.ek(t.Name), Reason: "the element cannot be nilled because it has a fixed value"}, d.desc)
+				v.elemError(f, &NilError{elementKind: v.ek(t.Name), Reason: "the element cannot be nilled because it has a fixed value"}, d.desc)
 			} else {
 				f.nilled = true
 			}
 		}
 	}
-	if xt, ok := findAttr(t.Attrs, xsiNS, "type"); ok {
+	if xsiType != nil {
 		// On an xsi:type error libxml2 goes on with the declared type.
-		if td, good := v.xsiType(&f, t, xt, d.typ, d.block); good {
+		if td, good := v.xsiType(f, t, xsiType, d.typ, d.block); good {
 			f.typ = td
 		}
 	}
-	v.elementBody(&f, t)
+	v.elementBody(f, t)
 }
 
-// elementBody checks the type and the attributes of an element and pushes
-// its frame.
+// elementBody checks the type and the attributes of an element.
 func (v *Validator) elementBody(f *frame, t *xmlscan.Token) {
 	if f.typ.abstract {
 		v.elemError(f, &AbstractError{elementKind: v.ek(t.Name), Type: f.typ.desc}, f.typ.desc)
 		f.mode = modeSkip
-		v.frames = append(v.frames, *f)
 		return
 	}
 	if f.typ.simple {
@@ -377,7 +385,6 @@ func (v *Validator) elementBody(f *frame, t *xmlscan.Token) {
 	if f.typ.simple || f.typ.content == contentSimple {
 		v.text = v.text[:0]
 	}
-	v.frames = append(v.frames, *f)
 }
 
 func findAttr(attrs []xmlscan.Attr, space, local string) (*xmlscan.Attr, bool) {
@@ -512,7 +519,8 @@ func (v *Validator) simpleAttributes(f *frame, t *xmlscan.Token) {
 func (v *Validator) checkAttr(f *frame, t *xmlscan.Token, a *xmlscan.Attr, d *attributeDecl, u *attributeUse) {
 	normalize := d.hasDefault || d.hasFixed || u != nil && u.hasConstraint()
 	v.ctx.inAttribute = true
-	val, errs := v.validateValue(d.typ, a.Value, normalize, normalize)
+	var val value
+	errs := v.validateValue(d.typ, a.Value, normalize, normalize, &val)
 	v.ctx.inAttribute = false
 	if errs != nil {
 		v.attrValueError(f, t, a, errs, d.desc)
@@ -541,21 +549,21 @@ func valuesEqual(t *simpleType, x, y value) bool {
 // the types that deserve it. needValue asks for the parsed value (for a
 // fixed-value comparison), which the cache does not keep. s may alias a
 // reused buffer: it is copied before being kept.
-func (v *Validator) validateValue(t *simpleType, s string, normalize, needValue bool) (value, []valueErr) {
+func (v *Validator) validateValue(t *simpleType, s string, normalize, needValue bool, out *value) []valueErr {
 	if !t.memo || t.idLike || len(s) > 256 || needValue {
-		return t.validate(s, normalize, false, &v.ctx)
+		return t.check(s, normalize, false, false, &v.ctx, out)
 	}
 	k := cacheKey{t, s, normalize}
 	if errs, ok := v.cache[k]; ok {
-		return value{}, errs
+		return errs
 	}
-	val, errs := t.validate(s, normalize, false, &v.ctx)
+	errs := t.check(s, normalize, false, false, &v.ctx, out)
 	if v.cache == nil || len(v.cache) >= cacheMax {
 		v.cache = make(map[cacheKey][]valueErr, 64)
 	}
 	k.s = strings.Clone(s)
 	v.cache[k] = errs
-	return val, errs
+	return errs
 }
 
 // isCDATA recognises the Text token of a CDATA section. The Scanner does
@@ -686,7 +694,8 @@ func (v *Validator) finish(f *frame) {
 	// libxml2 does not normalise element content before checking it, even
 	// with a value constraint (attributes it does normalise then).
 	constrained := d != nil && d.hasFixed
-	val, errs := v.validateValue(td.st, s, false, constrained)
+	var val value
+	errs := v.validateValue(td.st, s, false, constrained, &val)
 	if errs != nil {
 		v.valueError(f, strings.Clone(s), errs, td.desc)
 		return
