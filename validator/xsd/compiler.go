@@ -132,8 +132,6 @@ type compileState struct {
 	complexs []*typeDef
 	builtins [numBuiltins]*typeDef
 	anyType  *typeDef
-	roots    []string
-	ctx      *valCtx // for checking facet and constraint values
 }
 
 func newCompileState(c *Compiler) *compileState {
@@ -224,7 +222,6 @@ func (cs *compileState) compile(locations []string) *Schema {
 			cs.nsOwner[tns] = loc
 		}
 		cs.loadDoc(loc, root, tns)
-		cs.roots = append(cs.roots, loc)
 	}
 	// Build every global component, then the substitution groups, then the
 	// content models (which need the substitution groups).
@@ -249,7 +246,6 @@ func (cs *compileState) compile(locations []string) *Schema {
 		attributes: cs.attrs,
 		types:      cs.types,
 		anyType:    cs.anyType,
-		roots:      cs.roots,
 	}
 	return s
 }

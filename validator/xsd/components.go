@@ -175,8 +175,8 @@ func (cs *compileState) buildComplex(doc *schemaDoc, n *xnode, td *typeDef) {
 		// Shorthand: a restriction of xs:anyType.
 		td.base = cs.anyType
 		td.method = derivRestriction
-		p, uses, prohibit, wild := cs.contentAndAttributes(doc, n, kids, td.desc)
-		_ = prohibit
+		// (Prohibitions have nothing to remove from anyType.)
+		p, uses, _, wild := cs.contentAndAttributes(doc, n, kids, td.desc)
 		tb.particle = p
 		cs.setAttributes(doc, n, td, uses, wild)
 	}

@@ -14,8 +14,6 @@ type Schema struct {
 	attributes map[qname]*attributeDecl
 	types      map[qname]*typeDef
 	anyType    *typeDef
-	// roots lists the schema documents compiled, for diagnostics.
-	roots []string
 }
 
 // qname is an expanded name.

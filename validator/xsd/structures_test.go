@@ -160,6 +160,14 @@ var structureCases = []structureCase{
 	{name: "element fixed and default", schema: `<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="f" type="xs:int" fixed="5" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>`,
 		doc: `<r xmlns="urn:t"><f>5</f><f/><f> 5 </f>
 <f>6</f></r>`, line: 1, count: 2, kinds: []string{"invalid-element-value", "fixed-value-mismatch"}},
+	{name: "mixed fixed", schema: `<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="e" fixed="abc" maxOccurs="unbounded"><xs:complexType mixed="true"><xs:sequence><xs:element name="b" minOccurs="0"/></xs:sequence></xs:complexType></xs:element></xs:sequence></xs:complexType></xs:element>`,
+		doc: `<r xmlns="urn:t">
+<e>ab<b/>c</e>
+<e>abd</e>
+<e/>
+<e><b/></e>
+<e> abc</e>
+</r>`, line: 3, count: 3, kinds: []string{"fixed-value-mismatch", "fixed-value-mismatch", "fixed-value-mismatch"}},
 	{name: "nillable", schema: `<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int" nillable="true" maxOccurs="unbounded"/><xs:element name="m" type="xs:int" minOccurs="0"/></xs:sequence></xs:complexType></xs:element>`,
 		doc: `<r xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><n xsi:nil="true"/><n xsi:nil="false">1</n>
 <n xsi:nil="true">1</n>

@@ -25,7 +25,6 @@ type Validator struct {
 	text   []byte           // character content of the current simple-content element
 	ctx    valCtx
 	cache  map[cacheKey][]valueErr
-	closed bool
 	src    *SourceTracker
 	queue  []pendingError // errors waiting for a line beyond 65535
 	refs   []lineRef      // a slab of lineRefs, allocated 1024 at a time
@@ -53,9 +52,10 @@ type frame struct {
 	skipRest bool // an error ended validation of the rest of the content
 	badModel bool // do not check the content model at the end
 	nilled   bool
-	empty    bool // no character data and no child element so far
-	inText   bool // the previous token was character data
-	textNode bool // an error was reported for the current run of text
+	empty    bool   // no character data and no child element so far
+	mixed    []byte // character data of a mixed element with a fixed value
+	inText   bool   // the previous token was character data
+	textNode bool   // an error was reported for the current run of text
 	// libxml2's line lookup beyond line 65535 (biglines.go).
 	big        bigFrame
 	sibling    nodeLine // the previous sibling node, when there is one
@@ -215,7 +215,6 @@ func (v *Validator) flush(final bool) {
 // closed by then and Close only releases memory; it is safe to call twice.
 func (v *Validator) Close() {
 	v.flush(true)
-	v.closed = true
 	v.frames = v.frames[:0]
 	v.cache = nil
 	v.ctx.ids = nil
@@ -610,6 +609,9 @@ func (v *Validator) charData(data []byte, cdata bool) {
 	switch {
 	case td.urType || td.content == contentMixed:
 		f.empty = false
+		if f.decl != nil && f.decl.hasFixed && !td.urType {
+			f.mixed = append(f.mixed, data...)
+		}
 	case td.simple || td.content == contentSimple:
 		f.empty = false
 		v.text = append(v.text, data...)
@@ -676,8 +678,10 @@ func (v *Validator) finish(f *frame) {
 		if !f.badModel && !td.model.final(f.state) {
 			v.elemError(f, &MissingElements{elementKind: v.ek(f.name), Expected: td.model.expected(f.state)}, td.desc)
 		}
-		if td.content == contentMixed && f.decl != nil && f.decl.hasFixed && !f.empty {
-			// Mixed content with a fixed value: the text must match.
+		// Mixed content with a fixed value: the character data, if any,
+		// must be the fixed value.
+		if td.content == contentMixed && f.decl != nil && f.decl.hasFixed && !f.empty && string(f.mixed) != f.decl.constraint {
+			v.elemError(f, &FixedValueMismatch{elementKind: v.ek(f.name), Value: string(f.mixed), Fixed: f.decl.constraint}, f.decl.desc)
 		}
 		return
 	}
