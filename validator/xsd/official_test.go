@@ -143,3 +143,66 @@ func xmllintFirstLine(t testing.TB, schema, doc string) int {
 	}
 	return 0
 }
+
+// TestConcurrentValidation: a Schema is shared by concurrent validations
+// (run with -race).
+func TestConcurrentValidation(t *testing.T) {
+	s := official(t)
+	dir := referenceDir(t)
+	good, err := os.ReadFile(filepath.Join(dir, "xmllint-tests", "rl-good.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := os.ReadFile(filepath.Join(dir, "xmllint-tests", "rl-content.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 20; j++ {
+				doc, want := good, 0
+				if (i+j)%2 == 1 {
+					doc, want = bad, 8
+				}
+				errs, err := s.Validate(strings.NewReader(string(doc)))
+				if err != nil || len(errs) != want {
+					t.Errorf("goroutine %d: %d errors (%v), want %d", i, len(errs), err, want)
+					return
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+}
+
+// TestWrapperEqualsRoots: compiling wrapper-all.xsd (as xmllint is run)
+// and compiling the three official documents as roots give the same
+// errors on every experiment document.
+func TestWrapperEqualsRoots(t *testing.T) {
+	dir := referenceDir(t)
+	c := NewCompiler()
+	c.SetFS(os.DirFS(dir))
+	wrapper, err := c.Compile("wrapper-all.xsd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := official(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "xmllint-tests", "*.xml"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		a, _ := wrapper.Validate(strings.NewReader(string(data)))
+		b, _ := roots.Validate(strings.NewReader(string(data)))
+		if len(a) != len(b) {
+			t.Errorf("%s: %d errors with the wrapper, %d with the roots", filepath.Base(f), len(a), len(b))
+			continue
+		}
+		for i := range a {
+			if a[i].Line != b[i].Line || a[i].Message != b[i].Message {
+				t.Errorf("%s: error %d differs: %v / %v", filepath.Base(f), i, a[i], b[i])
+			}
+		}
+	}
+}
