@@ -20,10 +20,12 @@ import (
 	"github.com/rscheck/rscheck/explorer/explorertest"
 )
 
-// Timeouts of the waits on the page.
+// Timeouts of the waits on the page: bounds, not delays. They are
+// generous because a loaded 2-core machine compiles the 18 MB module
+// slowly; unloaded, a check takes well under a second.
 const (
-	quick = 20 * time.Second
-	crawl = 60 * time.Second
+	quick = 45 * time.Second
+	crawl = 90 * time.Second
 )
 
 // The task builders: one per step a person takes on the page.
@@ -33,7 +35,7 @@ const (
 func openChecker(fragment string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
 		chromedp.Navigate(checker.URL+"/"+fragment),
-		waitFor(`document.body.dataset.state && document.body.dataset.state !== 'loading'`, quick),
+		waitFor(`document.body.dataset.state && document.body.dataset.state !== 'loading'`, crawl),
 		waitFor(`document.body.dataset.state !== 'error' || (() => { throw new Error(document.getElementById('engine').textContent) })()`, quick),
 	)
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // tabTimeout bounds one test's use of its tab.
-const tabTimeout = 90 * time.Second
+const tabTimeout = 3 * time.Minute
 
 // A watch collects what a tab must not do: uncaught exceptions, console
 // errors (except those a test expects) and dialogs.

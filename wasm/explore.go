@@ -50,7 +50,7 @@ func (s *server) explore(ctx context.Context, id safejs.Value, k string, data sa
 		eo.Delay = time.Duration(n * float64(time.Millisecond))
 	}
 
-	var base explorer.Fetcher = &explorer.HTTPFetcher{}
+	var base explorer.Fetcher = jsFetcher{}
 	switch via := str(data, "via"); via {
 	case "", "direct":
 	case "relay":

@@ -82,11 +82,11 @@ export function renderResults(container, result, opts) {
     el(
       'p',
       { class: 'counts', 'data-errors': s.errors, 'data-warnings': s.warnings, 'data-infos': s.infos },
-      badge('error', plural(s.errors, 'error')),
+      badge('error', plural(s.errors, 'error'), s.errors),
       ' ',
-      badge('warning', plural(s.warnings, 'warning')),
+      badge('warning', plural(s.warnings, 'warning'), s.warnings),
       ' ',
-      badge('info', plural(s.infos, 'info')),
+      badge('info', plural(s.infos, 'info'), s.infos),
     ),
   );
   if (opts.actions) head.append(opts.actions);
@@ -95,11 +95,29 @@ export function renderResults(container, result, opts) {
     container.append(exploreSection(result, opts.explore, (i) => view.focusDoc(i)));
   }
   if (docs.some((d) => d.findings?.length)) container.append(view.filters(s));
-  docs.forEach((d, i) => container.append(view.doc(d, i)));
+  const explored = !!result.tree;
+  const clean = [];
+  docs.forEach((d, i) => {
+    const a = view.doc(d, i);
+    // An exploration reads dozens of documents: those without findings go
+    // in one list, so that the problems are not lost among them.
+    if (explored && !d.findings?.length) clean.push(a);
+    else container.append(a);
+  });
+  if (clean.length) {
+    container.append(
+      el(
+        'details',
+        { class: 'clean-docs' },
+        el('summary', {}, `✓ ${plural(clean.length, 'document')} without problems`),
+        ...clean,
+      ),
+    );
+  }
 }
 
-function badge(sev, text) {
-  return el('span', { class: `badge ${sev}` }, text);
+function badge(sev, text, n) {
+  return el('span', { class: n === 0 ? `badge ${sev} zero` : `badge ${sev}` }, text);
 }
 
 class ResultsView {
@@ -160,6 +178,8 @@ class ResultsView {
   focusDoc(i) {
     const a = this.articles[i];
     if (!a) return;
+    const d = a.closest('details');
+    if (d) d.open = true;
     a.scrollIntoView({ block: 'start', behavior: 'smooth' });
     a.focus({ preventScroll: true });
   }
@@ -186,11 +206,11 @@ class ResultsView {
       el(
         'p',
         { class: 'doc-counts' },
-        badge('error', plural(d.errors ?? 0, 'error')),
+        badge('error', plural(d.errors ?? 0, 'error'), d.errors ?? 0),
         ' ',
-        badge('warning', plural(d.warnings ?? 0, 'warning')),
+        badge('warning', plural(d.warnings ?? 0, 'warning'), d.warnings ?? 0),
         ' ',
-        badge('info', plural(d.infos ?? 0, 'info')),
+        badge('info', plural(d.infos ?? 0, 'info'), d.infos ?? 0),
         facts.length ? el('span', { class: 'facts' }, ' · ' + facts.join(' · ')) : null,
       ),
     );
@@ -372,12 +392,27 @@ function exploreSection(result, info, focusDoc) {
     sec.append(el('h3', {}, 'Discovery'), ul);
   }
   if (result.tree) {
-    sec.append(el('h3', {}, 'Hierarchy'), el('ul', { class: 'tree' }, treeNode(result.tree, 0, focusDoc)));
+    let origin = '';
+    try {
+      origin = new URL(result.tree.url).origin;
+    } catch {
+      // not a URL: labels stay whole
+    }
+    sec.append(
+      el('h3', {}, 'Hierarchy'),
+      origin ? el('p', { class: 'hint' }, `Paths are on ${origin}. Choose a document to see its findings.`) : null,
+      el('ul', { class: 'tree' }, treeNode(result.tree, 0, focusDoc, origin)),
+    );
   }
   return sec;
 }
 
-function treeNode(n, depth, focusDoc) {
+// shortURL is url without origin when it is on origin.
+function shortURL(url, origin) {
+  return origin && typeof url === 'string' && url.startsWith(origin + '/') ? url.slice(origin.length) : url;
+}
+
+function treeNode(n, depth, focusDoc, origin) {
   const label = el(
     'span',
     { class: 'node', 'data-status': n.status, 'data-url': n.url },
@@ -385,13 +420,13 @@ function treeNode(n, depth, focusDoc) {
     ' ',
   );
   if (n.document) {
-    const b = el('button', { type: 'button', class: 'node-url link-button', title: 'Show its findings' }, n.url);
+    const b = el('button', { type: 'button', class: 'node-url link-button', title: n.url }, shortURL(n.url, origin));
     b.addEventListener('click', (e) => {
       e.preventDefault(); // inside <summary>: do not toggle
       focusDoc(n.document - 1);
     });
     label.append(b);
-  } else label.append(el('span', { class: 'node-url' }, n.url));
+  } else label.append(el('span', { class: 'node-url', title: n.url }, shortURL(n.url, origin)));
   if (n.kind) label.append(' ', el('span', { class: 'kind' }, kindName(n.kind)));
   if (n.errors || n.warnings) {
     label.append(' ', el('span', { class: 'node-counts' }, `${plural(n.errors, 'error')}, ${plural(n.warnings, 'warning')}`));
@@ -400,7 +435,7 @@ function treeNode(n, depth, focusDoc) {
   const li = el('li');
   if (n.children?.length) {
     const kids = el('ul');
-    for (const c of n.children) kids.append(treeNode(c, depth + 1, focusDoc));
+    for (const c of n.children) kids.append(treeNode(c, depth + 1, focusDoc, origin));
     li.append(el('details', { open: depth < 3 }, el('summary', {}, label), kids));
   } else {
     li.append(label);
