@@ -172,6 +172,15 @@ var structureCases = []structureCase{
 		doc: `<r xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><n xsi:nil="true"/><n xsi:nil="false">1</n>
 <n xsi:nil="true">1</n>
 <m xsi:nil="true"/></r>`, line: 2, count: 3, kinds: []string{"nil", "nil", "invalid-element-value"}},
+	{name: "nilled content", schema: `<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int" nillable="true" maxOccurs="unbounded"/><xs:element name="c" nillable="true" maxOccurs="unbounded"><xs:complexType><xs:sequence><xs:element name="x" minOccurs="0"/></xs:sequence></xs:complexType></xs:element></xs:sequence></xs:complexType></xs:element>`,
+		doc: `<r xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<n xsi:nil="true"> </n>
+<n xsi:nil="true"><!--c--></n>
+<n xsi:nil="yes"/>
+<c xsi:nil="true">
+</c>
+<c xsi:nil="true"><x/></c>
+</r>`, line: 2, count: 5, kinds: []string{"nil", "invalid-attribute-value", "invalid-element-value", "nil", "nil"}},
 	{name: "xsi:type", schema: `<xs:complexType name="B"><xs:sequence><xs:element name="a"/></xs:sequence></xs:complexType>
 <xs:complexType name="D"><xs:complexContent><xs:extension base="t:B"><xs:sequence><xs:element name="b"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
 <xs:complexType name="O"><xs:sequence><xs:element name="o"/></xs:sequence></xs:complexType>
