@@ -62,7 +62,6 @@ type frame struct {
 	big        bigFrame
 	sibling    nodeLine // the previous sibling node, when there is one
 	hasSibling bool
-	self       nodeLine // what this element contributes to lookups
 }
 
 // valCtx is what value validation needs from its surroundings.
@@ -162,12 +161,12 @@ func (v *Validator) Token(t *xmlscan.Token) {
 		v.endElement()
 	case xmlscan.Text:
 		if f := v.top(); f != nil && !f.inText {
-			f.big.childNode(nodeLine{line: v.src.libxmlLine(textLine(t), t.End.Offset)})
+			f.big.childNode(v, nodeLine{line: v.src.libxmlLine(textLine(t), t.End.Offset)})
 		}
 		v.charData(t.Data, v.isCDATA(t))
 	case xmlscan.Comment, xmlscan.ProcInst:
 		if f := v.top(); f != nil {
-			f.big.childNode(nodeLine{line: min(v.src.libxmlLine(t.End.Line, t.End.Offset), lineCap)})
+			f.big.childNode(v, nodeLine{line: min(v.src.libxmlLine(t.End.Line, t.End.Offset), lineCap)})
 		}
 	}
 	if t.Kind != xmlscan.Text {
@@ -246,14 +245,13 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 	v.path.Push(t.Name)
 	f.name, f.pos, f.line, f.lineOff, f.nsMark, f.empty = t.Name, t.Pos, t.End.Line, t.End.Offset, len(v.ns), true
 	if ll := v.src.libxmlLine(f.line, f.lineOff); ll >= lineCap {
-		f.big.ref = v.newLineRef()
-		f.self = nodeLine{ref: f.big.ref}
+		f.big.over = true
 	} else {
-		f.self = nodeLine{line: ll}
+		f.big.line = ll
 	}
 	if parent != nil {
-		f.sibling, f.hasSibling = parent.big.prev, parent.big.hasPrev
-		parent.big.childNode(f.self)
+		f.sibling, f.hasSibling = parent.big.prevNode(v)
+		parent.big.childElement(v, &f.big)
 	}
 	if len(t.NSDecls) > 0 {
 		v.ns = append(v.ns, t.NSDecls...)
@@ -657,9 +655,9 @@ func (v *Validator) endElement() {
 	}
 	f.big.closing()
 	if n > 1 {
-		v.frames[n-2].big.ended(&f.big, f.sibling, f.hasSibling)
-	} else if f.big.ref != nil && f.big.ref.line == 0 && !f.big.hadChild {
-		f.big.ref.resolve(lineCap) // an empty root element
+		v.frames[n-2].big.ended(v, &f.big, f.sibling, f.hasSibling)
+	} else if !f.big.known() && !f.big.hadChild {
+		f.big.setLine(lineCap) // an empty root element
 	}
 	v.ns = v.ns[:f.nsMark]
 	v.frames = v.frames[:n-1]
@@ -719,14 +717,18 @@ func (v *Validator) ek(n xmlscan.Name) elementKind {
 // emit reports an error on the element of frame f, or queues it while the
 // line libxml2 would give is not known.
 func (v *Validator) emit(e *Error, f *frame) {
-	e.Line = v.src.libxmlLine(f.line, f.lineOff)
-	if f.big.ref == nil && len(v.queue) == 0 {
-		if v.report != nil {
-			v.report(e)
-		}
+	if !f.big.known() {
+		v.queue = append(v.queue, pendingError{e, f.big.getRef(v)})
 		return
 	}
-	v.queue = append(v.queue, pendingError{e, f.big.ref})
+	e.Line = f.big.line
+	if len(v.queue) > 0 {
+		v.queue = append(v.queue, pendingError{e, nil})
+		return
+	}
+	if v.report != nil {
+		v.report(e)
+	}
 }
 
 // elemError reports an error on the element of frame f.
