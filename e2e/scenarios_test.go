@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"net/http"
@@ -118,8 +120,18 @@ func TestPasteSpecExample(t *testing.T) {
 	if !eval[bool](t, ctx, `!!document.querySelector('#results .clean') && document.querySelector('.doc .kind').textContent === 'Resource List'`) {
 		t.Error("the page does not say that the Resource List has no problem")
 	}
-	if frag := eval[string](t, ctx, `location.hash`); !strings.HasPrefix(frag, "#validate=") {
-		t.Errorf("fragment %q, want #validate=…", frag)
+	link := eval[string](t, ctx, `location.href`)
+	if !strings.Contains(link, "#validate=") {
+		t.Fatalf("link %q, want a #validate= fragment", link)
+	}
+	// The link reproduces the check.
+	again := newTab(t)
+	do(t, again, chromedp.Navigate(link), checked(1, crawl))
+	if c := pageCounts(t, again); c.Errors != 0 {
+		t.Errorf("the link's check shows %d errors", c.Errors)
+	}
+	if eval[string](t, again, `document.getElementById('paste').value`) != specExample(t, "ex14.xml") {
+		t.Error("the link does not restore the pasted document")
 	}
 }
 
@@ -149,10 +161,25 @@ func TestUploadDefective(t *testing.T) {
 	if err := os.WriteFile(path, []byte(defective), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	do(t, ctx, openChecker(""), uploadAndCheck(path))
-	fs := pageFindings(t, ctx)
-	if len(fs) != 1 || fs[0].Rule != "XSD105" || fs[0].Line != 12 || fs[0].Doc != "changelist.xml" {
-		t.Fatalf("findings %+v, want XSD105 on line 12 of changelist.xml", fs)
+	// Several files at once: a gzip-compressed spec example and a dump
+	// package with a bitstream whose digest is wrong.
+	gz := filepath.Join(t.TempDir(), "ex14.xml.gz")
+	writeGzip(t, gz, specExample(t, "ex14.xml"))
+	zipPath := filepath.Join(t.TempDir(), "dump.zip")
+	if err := os.WriteFile(zipPath, dumpPackage(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, openChecker(""), uploadAndCheck(path, gz, zipPath))
+	docs := eval[[]string](t, ctx, `[...document.querySelectorAll('#results .doc-name')].map(n => n.textContent)`)
+	if strings.Join(docs, " ") != "changelist.xml ex14.xml.gz dump.zip" {
+		t.Errorf("documents %q, want the three files in order", docs)
+	}
+	want := []finding{
+		{Doc: "changelist.xml", Rule: "XSD105", Severity: "error", Line: 12},
+		{Doc: "dump.zip", Rule: "RD105", Severity: "error", Line: 5},
+	}
+	if fs := pageFindings(t, ctx); fmt.Sprint(fs) != fmt.Sprint(want) {
+		t.Fatalf("findings %+v, want %+v", fs, want)
 	}
 	row := chromedp.CSS(`tr.finding[data-rule="XSD105"]`)
 	do(t, ctx,
@@ -169,6 +196,71 @@ func TestUploadDefective(t *testing.T) {
 		chromedp.KeyEvent("\r"),
 		waitFor(`document.querySelector('.source .line.hl')?.dataset.line === '12'`, quick),
 	)
+}
+
+// writeGzip writes text gzip-compressed.
+func writeGzip(t *testing.T, path, text string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(text))
+	zw.Close()
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dumpPackage is a Resource Dump package whose Manifest gives a wrong
+// digest (line 5) for its one bitstream.
+func dumpPackage() []byte {
+	body := []byte("resource one\n")
+	manifest := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="http://example.com/dataset1/capabilitylist.xml"/>
+  <rs:md capability="resourcedump-manifest" at="2024-01-02T00:00:00Z"/>
+  <url><loc>http://example.com/res1</loc><lastmod>2024-01-01T00:00:00Z</lastmod><rs:md hash="sha-256:` +
+		explorertest.SHA256([]byte("another body")) + `" length="` + strconv.Itoa(len(body)) + `" type="text/plain" path="/resources/res1"/></url>
+</urlset>
+`
+	return explorertest.Zip(
+		explorertest.File{Name: "manifest.xml", Data: []byte(manifest)},
+		explorertest.File{Name: "resources/res1", Data: body},
+	)
+}
+
+// TestLargeDocument checks that the source view of a long document keeps
+// only the lines in sight in the page.
+func TestLargeDocument(t *testing.T) {
+	const entries = 30000
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="http://example.com/dataset1/capabilitylist.xml"/>
+  <rs:md capability="resourcelist" at="2024-01-02T00:00:00Z"/>
+`)
+	for i := range entries {
+		lastmod := "2024-01-01T00:00:00Z"
+		if i == entries-1 {
+			lastmod = "yesterday"
+		}
+		fmt.Fprintf(&b, "  <url>\n    <loc>http://example.com/res/%d</loc>\n    <lastmod>%s</lastmod>\n    <rs:md length=\"%d\" type=\"text/plain\"/>\n  </url>\n", i, lastmod, i)
+	}
+	b.WriteString("</urlset>\n")
+	badLine := 4 + 5*(entries-1) + 3
+	path := filepath.Join(t.TempDir(), "large.xml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := newTab(t)
+	do(t, ctx, openChecker(""), chromedp.SetUploadFiles(chromedp.ID("files"), []string{path}), checked(1, crawl))
+	row := fmt.Sprintf(`tr.finding[data-line="%d"]`, badLine)
+	do(t, ctx, chromedp.Click(chromedp.CSS(row)),
+		waitFor(fmt.Sprintf(`document.querySelector('.source .line.hl')?.dataset.line === '%d'`, badLine), quick))
+	if n := eval[int](t, ctx, `document.querySelectorAll('.source .line').length`); n == 0 || n > 200 {
+		t.Errorf("%d lines of %d in the page", n, badLine+3)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('.source .viewport').scrollTop = 0`),
+		waitFor(`document.querySelector('.source .line')?.dataset.line === '1'`, quick))
 }
 
 // 3. Exploring the defective fixture Source lists every document and
@@ -207,6 +299,17 @@ func TestExplore(t *testing.T) {
 		}
 		if c := pageCounts(t, ctx); c.Errors == 0 {
 			t.Error("the defective Source shows no error")
+		}
+		// The link reproduces the exploration, through the proxy again.
+		link := eval[string](t, ctx, `location.href`)
+		if !strings.HasSuffix(link, "#explore="+url.QueryEscape(src.Root)+"&via=proxy") &&
+			!strings.HasSuffix(link, "#explore="+strings.ReplaceAll(url.QueryEscape(src.Root), "+", "%20")+"&via=proxy") {
+			t.Errorf("link %q does not name the exploration", link)
+		}
+		again := newTab(t)
+		do(t, again, chromedp.Navigate(link), checked(1, crawl))
+		if a, b := pageCounts(t, again), pageCounts(t, ctx); a != b {
+			t.Errorf("the link's exploration counts %+v, the first %+v", a, b)
 		}
 	})
 	t.Run("Stop", func(t *testing.T) {

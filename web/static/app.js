@@ -55,6 +55,8 @@ function setState(s) {
 // ---- start-up ----
 
 setState('loading');
+setUpBookmarkletLink();
+const proxyKnown = detectProxy();
 app.checker.ready
   .then(async (v) => {
     const rules = await app.checker.rules();
@@ -64,6 +66,7 @@ app.checker.ready
     $('version').textContent = v.version;
     performance.mark('rscheck-ready');
     setState('ready');
+    await proxyKnown; // a link may ask for the proxy
     await runFragment();
   })
   .catch((e) => {
@@ -72,8 +75,6 @@ app.checker.ready
     setState('error');
   });
 
-setUpBookmarkletLink();
-detectProxy();
 
 $('check-paste').addEventListener('click', () => checkPaste());
 $('example').addEventListener('click', () => {
@@ -221,7 +222,7 @@ async function explore(url, via) {
   const ac = begin(`Exploring ${url}…`);
   const started = performance.now();
   $('url').value = url;
-  if (via !== 'relay') history.replaceState(null, '', exploreFragment(url));
+  if (via !== 'relay') history.replaceState(null, '', exploreFragment(url, via));
   try {
     const o = await options();
     o.audit = Math.max(0, Number($('audit').value) || 0);
@@ -240,7 +241,7 @@ async function explore(url, via) {
       },
     });
     show(r, {
-      fragment: via === 'relay' ? null : exploreFragment(url),
+      fragment: via === 'relay' ? null : exploreFragment(url, via),
       elapsed: performance.now() - started,
       source: (i) => fetchSource(r.result.documents[i]?.source, via),
       name: hostOf(url),
@@ -400,9 +401,16 @@ function corsNotice(cors, url, via) {
 async function runFragment() {
   const s = await readFragment(location.hash);
   switch (s.kind) {
-    case 'explore':
-      if ($('url').value !== s.url || !app.last) explore(s.url, $('use-proxy').checked ? 'proxy' : 'direct');
+    case 'explore': {
+      if ($('url').value === s.url && app.last) break; // the page wrote this fragment itself
+      let via = s.via;
+      if (via === 'proxy' && !app.proxy) {
+        via = 'direct'; // the link's proxy is not running here
+      }
+      $('use-proxy').checked = via === 'proxy';
+      explore(s.url, via);
       break;
+    }
     case 'validate':
       if ($('paste').value !== s.text || !app.last) {
         $('paste').value = s.text;

@@ -1,13 +1,14 @@
 // The check a page shows, kept in the URL fragment so that a link
-// reproduces it: #explore=<URL>, #validate=<text> (deflate-raw compressed,
-// base64url), #bookmarklet (the window the bookmarklet opened). The
-// fragment never reaches a server.
+// reproduces it: #explore=<URL> (and &via=proxy when it went through the
+// local proxy), #validate=<text> (deflate-raw compressed, base64url),
+// #bookmarklet (the window the bookmarklet opened). The fragment never
+// reaches a server.
 
 /** The longest fragment #validate= writes, so that links stay shareable. */
 export const MAX_FRAGMENT = 8 * 1024;
 
 /**
- * @typedef {{kind: 'explore', url: string} | {kind: 'validate', text: string} |
+ * @typedef {{kind: 'explore', url: string, via: 'direct'|'proxy'} | {kind: 'validate', text: string} |
  *   {kind: 'bookmarklet'} | {kind: 'none'}} State
  */
 
@@ -20,13 +21,21 @@ export const MAX_FRAGMENT = 8 * 1024;
 export async function readFragment(hash) {
   const h = hash.replace(/^#/, '');
   if (h === 'bookmarklet') return { kind: 'bookmarklet' };
-  const eq = h.indexOf('=');
-  if (eq < 0) return { kind: 'none' };
-  const key = h.slice(0, eq);
-  const value = h.slice(eq + 1);
+  const params = new Map(
+    h.split('&').map((p) => {
+      const eq = p.indexOf('=');
+      return eq < 0 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+    }),
+  );
   try {
-    if (key === 'explore') return { kind: 'explore', url: decodeURIComponent(value) };
-    if (key === 'validate') return { kind: 'validate', text: await inflate(value) };
+    if (params.has('explore')) {
+      return {
+        kind: 'explore',
+        url: decodeURIComponent(params.get('explore')),
+        via: params.get('via') === 'proxy' ? 'proxy' : 'direct',
+      };
+    }
+    if (params.has('validate')) return { kind: 'validate', text: await inflate(params.get('validate')) };
   } catch {
     // A damaged link is the same as none.
   }
@@ -37,10 +46,11 @@ export async function readFragment(hash) {
  * The fragment of an exploration.
  *
  * @param {string} url
+ * @param {'direct'|'proxy'|'relay'} [via]
  * @returns {string}
  */
-export function exploreFragment(url) {
-  return `#explore=${encodeURIComponent(url)}`;
+export function exploreFragment(url, via = 'direct') {
+  return `#explore=${encodeURIComponent(url)}${via === 'proxy' ? '&via=proxy' : ''}`;
 }
 
 /**
