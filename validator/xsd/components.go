@@ -85,22 +85,31 @@ func (cs *compileState) fillElement(doc *schemaDoc, n *xnode, d *elementDecl) {
 	default:
 		d.typ = cs.anyType
 	}
+	var st *simpleType
+	if d.typ.simple || d.typ.content == contentSimple {
+		st = d.typ.st
+	}
+	d.valueConstraint = cs.readConstraint(doc, n, "element "+d.name.local, st)
+}
+
+// readConstraint reads the default or fixed attribute of a declaration or
+// use, and checks the value against its simple type (nil for complex
+// content, compared as a string).
+func (cs *compileState) readConstraint(doc *schemaDoc, n *xnode, what string, st *simpleType) valueConstraint {
 	def, hasDef := n.attr("default")
 	fix, hasFix := n.attr("fixed")
 	if hasDef && hasFix {
-		cs.fail(doc, n, false, "element %s has both default and fixed", d.name.local)
+		cs.fail(doc, n, false, "%s has both default and fixed", what)
 	}
-	if hasDef || hasFix {
-		d.hasDefault, d.hasFixed = hasDef, hasFix
-		d.constraint = def + fix
-		if d.typ != nil && d.typ.st != nil && (d.typ.simple || d.typ.content == contentSimple) {
-			v, errs := d.typ.st.validate(d.constraint, true, false, &valCtx{lookup: n.lookup})
-			if errs != nil {
-				cs.fail(doc, n, false, "the value constraint %q of element %s is not valid for its type", d.constraint, d.name.local)
-			}
-			d.fixedValue = v
+	c := valueConstraint{hasDefault: hasDef, hasFixed: hasFix, constraint: def + fix}
+	if (hasDef || hasFix) && st != nil {
+		v, errs := st.validate(c.constraint, true, false, &valCtx{lookup: n.lookup})
+		if errs != nil {
+			cs.fail(doc, n, false, "the value constraint %q of %s is not valid for its type", c.constraint, what)
 		}
+		c.fixedValue = v
 	}
+	return c
 }
 
 func xsdBool(v string) bool {
@@ -126,20 +135,7 @@ func (cs *compileState) fillAttribute(doc *schemaDoc, n *xnode, d *attributeDecl
 	default:
 		d.typ = cs.builtins[bAnySimpleType].st
 	}
-	def, hasDef := n.attr("default")
-	fix, hasFix := n.attr("fixed")
-	if hasDef && hasFix {
-		cs.fail(doc, n, false, "attribute %s has both default and fixed", d.name.local)
-	}
-	if hasDef || hasFix {
-		d.hasDefault, d.hasFixed = hasDef, hasFix
-		d.constraint = def + fix
-		v, errs := d.typ.validate(d.constraint, true, false, &valCtx{lookup: n.lookup})
-		if errs != nil {
-			cs.fail(doc, n, false, "the value constraint %q of attribute %s is not valid for its type", d.constraint, d.name.local)
-		}
-		d.fixedValue = v
-	}
+	d.valueConstraint = cs.readConstraint(doc, n, "attribute "+d.name.local, d.typ)
 }
 
 // buildComplex fills a complex type definition from an xs:complexType
@@ -439,22 +435,10 @@ func (cs *compileState) attributeUse(doc *schemaDoc, n *xnode, desc string) (*at
 		// Local declarations carry their value constraint on the use.
 		cs.fillAttribute(doc, n, d)
 		u.decl = d
-		if d.hasDefault || d.hasFixed {
-			u.hasDefault, u.hasFixed, u.constraint, u.fixedValue = d.hasDefault, d.hasFixed, d.constraint, d.fixedValue
-		}
+		u.valueConstraint = d.valueConstraint
 		return u, use == "prohibited"
 	}
-	def, hasDef := n.attr("default")
-	fix, hasFix := n.attr("fixed")
-	if hasDef || hasFix {
-		u.hasDefault, u.hasFixed = hasDef, hasFix
-		u.constraint = def + fix
-		v, errs := u.decl.typ.validate(u.constraint, true, false, &valCtx{lookup: n.lookup})
-		if errs != nil {
-			cs.fail(doc, n, false, "the value constraint %q is not valid for attribute %s", u.constraint, u.decl.name)
-		}
-		u.fixedValue = v
-	}
+	u.valueConstraint = cs.readConstraint(doc, n, "attribute "+u.decl.name.local, u.decl.typ)
 	return u, use == "prohibited"
 }
 

@@ -92,10 +92,7 @@ type elementDecl struct {
 	abstract bool
 	global   bool
 	block    derivSet
-	// Value constraint.
-	hasDefault, hasFixed bool
-	constraint           string // the default or fixed value as written
-	fixedValue           value  // the fixed value parsed with the type (simple content)
+	valueConstraint
 	// Substitution group head and the members that can substitute for this
 	// element (transitively), computed at compile time.
 	substHead *elementDecl
@@ -109,10 +106,7 @@ type attributeDecl struct {
 	desc   string
 	typ    *simpleType
 	global bool
-	// Value constraint.
-	hasDefault, hasFixed bool
-	constraint           string
-	fixedValue           value
+	valueConstraint
 }
 
 // attributeUse is an attribute use in a complex type.
@@ -120,9 +114,14 @@ type attributeUse struct {
 	decl     *attributeDecl
 	required bool
 	// A value constraint on the use overrides the declaration's.
+	valueConstraint
+}
+
+// valueConstraint is a default or fixed value of a declaration or use.
+type valueConstraint struct {
 	hasDefault, hasFixed bool
-	constraint           string
-	fixedValue           value
+	constraint           string // the value as written
+	fixedValue           value  // parsed with the (simple) type
 }
 
 func (u *attributeUse) fixed() (string, value, bool) {
