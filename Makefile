@@ -26,19 +26,21 @@ serve: wasm
 test: deps-xml deps-browser check unit parity e2e
 
 ## check: formatting, vet (native, libxml2 tag, js/wasm), generated docs up to date.
-check:
+check: deps-xml
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags libxml2 ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./validator/... ./schemas/...
+	GOOS=js GOARCH=wasm $(GO) vet ./validator/... ./schemas/... ./explorer/... ./wasm/...
 
-## unit: all Go tests (no build tags).
+## unit: all Go tests (no build tags) but the browser ones, which e2e runs.
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 
-## parity: verdict parity with libxml2 (build tag libxml2, needs libxml2-dev).
+## parity: verdict parity with libxml2 (build tag libxml2, needs libxml2-dev):
+## the packages that have libxml2-tagged tests.
+PARITY_PKGS := ./validator/xmlscan ./validator/xsd/...
 parity: deps-xml
-	$(GO) test -count=1 -tags libxml2 ./...
+	$(GO) test -count=1 -tags libxml2 $(PARITY_PKGS)
 
 ## e2e: chromedp tests in headless Chromium against cmd/serve.
 e2e: deps-browser wasm
@@ -64,6 +66,7 @@ bench: deps-xml
 fuzz: deps-xml
 	$(GO) test -run '^$$' -fuzz '^FuzzScanner$$' -fuzztime $(FUZZTIME) ./validator/xmlscan
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./validator
+	$(GO) test -run '^$$' -fuzz '^FuzzParseLinkHeader$$' -fuzztime $(FUZZTIME) ./explorer
 	$(GO) test -tags libxml2 -run '^$$' -fuzz '^FuzzEngineVsLibxml2$$' -fuzztime $(PARITY_FUZZTIME) ./validator/xsd/parity
 
 ## generate: regenerate docs/rules.md and other generated files.
