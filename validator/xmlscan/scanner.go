@@ -89,6 +89,10 @@ type Token struct {
 	NSDecls []NSDecl
 	// SelfClosing is set on the StartElement of an empty-element tag.
 	SelfClosing bool
+	// CDATA is set on a Text token that is a CDATA section. It matters
+	// to schema validation: libxml2 rejects a CDATA section, even an
+	// empty one, in element-only content, where whitespace text is fine.
+	CDATA bool
 	// Target is set for ProcInst.
 	Target string
 	// Data is the content of Text, Comment, ProcInst and Doctype tokens.

@@ -304,6 +304,7 @@ func (s *Scanner) cdata() error {
 		return err
 	}
 	s.tok.Kind = Text
+	s.tok.CDATA = true
 	s.tok.Data = data
 	s.tok.Depth = s.depth
 	s.finish(end + 3)
@@ -446,6 +447,7 @@ func (s *Scanner) textToken() error {
 		return err
 	}
 	s.tok.Kind = Text
+	s.tok.CDATA = false
 	s.tok.Data = data
 	s.tok.Depth = s.depth
 	s.finish(end)

@@ -6,22 +6,15 @@ import (
 	"sort"
 )
 
-// SourceTracker wraps a document reader to record two things about the
-// raw input that the Scanner's tokens do not tell, and that libxml2's
-// verdicts and line numbers depend on:
-//
-//   - where CDATA sections start: libxml2 rejects any CDATA section, even
-//     an empty one, in element-only content, while whitespace text is
-//     fine there;
-//   - where carriage returns not followed by a line feed are: XML (and
-//     the Scanner) count them as line ends (classic Mac files), libxml2
-//     counts only line feeds.
+// SourceTracker wraps a document reader to record what the Scanner's
+// tokens do not tell and libxml2's line numbers depend on: where carriage
+// returns not followed by a line feed are. XML (and the Scanner) count
+// them as line ends (classic Mac files); libxml2 counts only line feeds.
 //
 // Give the tracker to the Scanner as its reader and to
-// Validator.SetSourceTracker. Schema.Validate does this itself. Without a
-// tracker, the Validator recognises CDATA tokens from their length
-// (reliable except for contrived runs of character references) and reports
-// XML's line numbers for lone carriage returns.
+// Validator.SetSourceTracker, so that Error.Line is libxml2's line.
+// Schema.Validate does this itself. Without a tracker, Error.Line is the
+// XML line for documents with lone carriage returns.
 //
 // The tracker assumes an ASCII-compatible encoding (UTF-8, ISO-8859-1,
 // US-ASCII); for UTF-16 input it records nothing.
@@ -29,17 +22,13 @@ type SourceTracker struct {
 	r     io.Reader
 	off   int64
 	lone  []int64 // offsets of lone carriage returns
-	cdata []int64 // offsets of "<![CDATA["
 	cr    bool    // the previous read ended with a carriage return
-	tail  []byte  // the end of the previous read, for markers across reads
 	utf16 bool
 	seen  bool
 }
 
 // NewSourceTracker returns a SourceTracker reading from r.
 func NewSourceTracker(r io.Reader) *SourceTracker { return &SourceTracker{r: r} }
-
-var cdataStart = []byte("<![CDATA[")
 
 // Read implements io.Reader.
 func (c *SourceTracker) Read(p []byte) (int, error) {
@@ -52,7 +41,6 @@ func (c *SourceTracker) Read(p []byte) (int, error) {
 	}
 	if !c.utf16 && n > 0 {
 		c.scanCR(b, err)
-		c.scanCDATA(b)
 	}
 	c.off += int64(n)
 	return n, err
@@ -80,32 +68,6 @@ func (c *SourceTracker) scanCR(b []byte, err error) {
 		c.lone = append(c.lone, c.off+int64(len(b))-1)
 		c.cr = false
 	}
-}
-
-func (c *SourceTracker) scanCDATA(b []byte) {
-	// A marker split across two reads: search the joined boundary.
-	if len(c.tail) > 0 {
-		joined := append(c.tail, b[:min(len(b), len(cdataStart)-1)]...)
-		if i := bytes.Index(joined, cdataStart); i >= 0 && i < len(c.tail) {
-			c.cdata = append(c.cdata, c.off-int64(len(c.tail))+int64(i))
-		}
-	}
-	for i := 0; ; {
-		j := bytes.Index(b[i:], cdataStart)
-		if j < 0 {
-			break
-		}
-		c.cdata = append(c.cdata, c.off+int64(i+j))
-		i += j + len(cdataStart)
-	}
-	k := max(0, len(b)-(len(cdataStart)-1))
-	c.tail = append(c.tail[:0], b[k:]...)
-}
-
-// isCDATAAt reports whether a CDATA section starts at offset off.
-func (c *SourceTracker) isCDATAAt(off int64) bool {
-	k := sort.Search(len(c.cdata), func(i int) bool { return c.cdata[i] >= off })
-	return k < len(c.cdata) && c.cdata[k] == off
 }
 
 // libxmlLine converts the line of a position at byte offset off into the

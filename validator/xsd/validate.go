@@ -163,7 +163,7 @@ func (v *Validator) Token(t *xmlscan.Token) {
 		if f := v.top(); f != nil && !f.inText {
 			f.big.childNode(v, nodeLine{line: v.src.libxmlLine(textLine(t), t.End.Offset)})
 		}
-		v.charData(t.Data, v.isCDATA(t))
+		v.charData(t.Data, t.CDATA)
 	case xmlscan.Comment, xmlscan.ProcInst:
 		if f := v.top(); f != nil {
 			f.big.childNode(v, nodeLine{line: min(v.src.libxmlLine(t.End.Line, t.End.Offset), lineCap)})
@@ -563,29 +563,6 @@ func (v *Validator) validateValue(t *simpleType, s string, normalize, needValue 
 	k.s = strings.Clone(s)
 	v.cache[k] = errs
 	return errs
-}
-
-// isCDATA recognises the Text token of a CDATA section. The Scanner does
-// not say; the SourceTracker knows. Without one, a CDATA token spans
-// "<![CDATA[" and "]]>" (12 bytes) more than its data, plus one byte per
-// CRLF inside, and all its line feeds are line ends of the source;
-// character data looks the same only with contrived runs of character
-// references such as "&#9;&#9;&#9;&#9;".
-func (v *Validator) isCDATA(t *xmlscan.Token) bool {
-	if v.src != nil && !v.src.utf16 {
-		return v.src.isCDATAAt(t.Pos.Offset)
-	}
-	extra := t.End.Offset - t.Pos.Offset - int64(len(t.Data)) - 12
-	if extra < 0 {
-		return false
-	}
-	nl := 0
-	for _, c := range t.Data {
-		if c == '\n' {
-			nl++
-		}
-	}
-	return extra <= int64(nl) && nl == t.End.Line-t.Pos.Line
 }
 
 func (v *Validator) charData(data []byte, cdata bool) {
