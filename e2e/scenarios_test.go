@@ -42,9 +42,12 @@ func openChecker(fragment string) chromedp.Action[chromedp.Void] {
 	)
 }
 
-// checked waits until n checks have completed.
+// checked waits until n checks have completed, and fails at once when
+// the page reports an error instead.
 func checked(n int, timeout time.Duration) chromedp.Action[chromedp.Void] {
-	return waitFor(fmt.Sprintf(`Number(document.body.dataset.checks || 0) >= %d && document.body.dataset.state !== 'running'`, n), timeout)
+	return waitFor(fmt.Sprintf(`document.body.dataset.state === 'error'
+		? (() => { throw new Error('the page says: ' + document.getElementById('notice').textContent) })()
+		: Number(document.body.dataset.checks || 0) >= %d && document.body.dataset.state !== 'running'`, n), timeout)
 }
 
 // pasteAndCheck pastes a document and checks it.

@@ -289,7 +289,7 @@ function show(r, { fragment, elapsed, source, name }) {
     el('button', { type: 'button', id: 'dl-html', onclick: () => downloadHTML() }, 'Download HTML report'),
     el('button', { type: 'button', id: 'dl-json', onclick: () => downloadJSON() }, 'Download JSON'),
     fragment ? el('button', { type: 'button', id: 'copy-link', onclick: (e) => copyLink(e.target) }, 'Copy link to this check') : null,
-    el('span', { class: 'hint' }, `checked in ${(elapsed / 1000).toFixed(1)} s`),
+    el('span', { class: 'hint' }, `took ${elapsed < 1000 ? `${Math.round(elapsed)} ms` : `${(elapsed / 1000).toFixed(1)} s`}`),
   );
   const results = $('results');
   renderResults(results, r.result, { rules: app.rules, source, explore: r.explore, actions });
