@@ -235,23 +235,9 @@ func dumpPackage() []byte {
 // only the lines in sight in the page.
 func TestLargeDocument(t *testing.T) {
 	const entries = 30000
-	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
-  <rs:ln rel="up" href="http://example.com/dataset1/capabilitylist.xml"/>
-  <rs:md capability="resourcelist" at="2024-01-02T00:00:00Z"/>
-`)
-	for i := range entries {
-		lastmod := "2024-01-01T00:00:00Z"
-		if i == entries-1 {
-			lastmod = "yesterday"
-		}
-		fmt.Fprintf(&b, "  <url>\n    <loc>http://example.com/res/%d</loc>\n    <lastmod>%s</lastmod>\n    <rs:md length=\"%d\" type=\"text/plain\"/>\n  </url>\n", i, lastmod, i)
-	}
-	b.WriteString("</urlset>\n")
 	badLine := 4 + 5*(entries-1) + 3
 	path := filepath.Join(t.TempDir(), "large.xml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, largeList(entries), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx := newTab(t)
@@ -264,6 +250,46 @@ func TestLargeDocument(t *testing.T) {
 	}
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('.source .viewport').scrollTop = 0`),
 		waitFor(`document.querySelector('.source .line')?.dataset.line === '1'`, quick))
+}
+
+// largeList is a Resource List of n entries, five lines each, whose last
+// lastmod is not a date.
+func largeList(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="http://example.com/dataset1/capabilitylist.xml"/>
+  <rs:md capability="resourcelist" at="2024-01-02T00:00:00Z"/>
+`)
+	for i := range n {
+		lastmod := "2024-01-01T00:00:00Z"
+		if i == n-1 {
+			lastmod = "yesterday"
+		}
+		fmt.Fprintf(&b, "  <url>\n    <loc>http://example.com/res/%d</loc>\n    <lastmod>%s</lastmod>\n    <rs:md length=\"%d\" type=\"text/plain\"/>\n  </url>\n", i, lastmod, i)
+	}
+	b.WriteString("</urlset>\n")
+	return b.Bytes()
+}
+
+// TestStopValidation stops the validation of a large file: the worker
+// honours the cancel within a moment, not at the end of the document.
+func TestStopValidation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "larger.xml")
+	if err := os.WriteFile(path, largeList(100000), 0o644); err != nil { // 14 MB
+		t.Fatal(err)
+	}
+	ctx := newTab(t)
+	do(t, ctx, openChecker(""), chromedp.SetUploadFiles(chromedp.ID("files"), []string{path}),
+		waitFor(`document.getElementById('progress').value > 0`, quick))
+	start := time.Now()
+	do(t, ctx, chromedp.Click(chromedp.ID("stop")), waitFor(`document.body.dataset.state !== 'running'`, quick))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the validation stopped %v after Stop", d)
+	}
+	if got := eval[string](t, ctx, `document.getElementById('notice').textContent`); got != "Stopped." {
+		t.Errorf("notice %q, want Stopped.", got)
+	}
 }
 
 // 3. Exploring the defective fixture Source lists every document and
