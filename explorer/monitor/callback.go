@@ -214,7 +214,7 @@ func (m *Monitor) ignoreForged(w http.ResponseWriter, r *http.Request, d *delive
 		Request: &Request{Method: r.Method, Path: r.URL.RequestURI(), Remote: r.RemoteAddr, Status: http.StatusAccepted}, Findings: []validator.Finding{f}}
 	m.mu.Unlock()
 	w.WriteHeader(http.StatusAccepted)
-	m.emit(ev)
+	m.emitNoWait(ev)
 }
 
 // refuseSize refuses a delivery over the size limit (RM124).
@@ -265,5 +265,5 @@ func (m *Monitor) reject(w http.ResponseWriter, r *http.Request, s *subscription
 		m.records = append(m.records, record{received: now, rep: rep})
 	}
 	m.mu.Unlock()
-	m.emit(ev)
+	m.emitNoWait(ev)
 }

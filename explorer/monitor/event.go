@@ -61,6 +61,9 @@ type Event struct {
 	Expires time.Time     `json:"expires,omitzero"`
 	// Renewal is set on the EventSubscribed of a renewal.
 	Renewal bool `json:"renewal,omitempty"`
+	// Callback is the subscription's callback URL (EventSubscribed,
+	// EventVerified, EventRenewed).
+	Callback string `json:"callback,omitempty"`
 	// Reason says, for a person, why the hub denied the subscription,
 	// why a request was refused or what failed.
 	Reason string `json:"reason,omitempty"`

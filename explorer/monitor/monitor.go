@@ -29,6 +29,8 @@ const (
 	DefaultMaxRefused         = 1000
 	DefaultFollowInterval     = 2 * time.Second
 	DefaultFollowGrace        = 60 * time.Second
+	// EventBuffer is the number of events that may wait for OnEvent.
+	EventBuffer = 1024
 )
 
 // Kinds of the reports that are not payloads.
@@ -94,9 +96,14 @@ type Options struct {
 	Follow         bool
 	FollowInterval time.Duration
 	FollowGrace    time.Duration
-	// OnEvent, if set, receives every event, one at a time and in order.
-	// It must return quickly: the checks and the subscriptions wait for
-	// it. It must not call the Monitor's methods other than Result.
+	// OnEvent, if set, receives the events, one at a time and in order,
+	// from a goroutine of Run's: every event from the start of Run until
+	// it returns, and those about requests refused before it started.
+	// The callback handler never waits for it: up to EventBuffer events
+	// wait for OnEvent, beyond which events about refused requests are
+	// dropped (and counted in a final EventError), while the checks wait,
+	// so that a slow OnEvent fills the delivery queue and hubs are asked
+	// to retry rather than memory growing.
 	OnEvent func(Event)
 }
 
@@ -108,7 +115,10 @@ type Monitor struct {
 	public *url.URL
 	client *http.Client
 
-	evMu sync.Mutex // serialises OnEvent
+	events   chan Event
+	evMu     sync.RWMutex // guards sending on events against its closing
+	evClosed bool
+	dropped  int // events about refused requests dropped; guarded by evMu's write lock or mu
 
 	mu       sync.Mutex
 	subs     map[string]*subscription // by callback path segment
@@ -185,6 +195,7 @@ func New(opts *Options) (*Monitor, error) {
 		subs:     map[string]*subscription{},
 		queue:    make(chan *delivery, o.QueueSize),
 		inflight: make(chan struct{}, o.MaxInFlight),
+		events:   make(chan Event, EventBuffer),
 	}
 	if m.client == nil {
 		m.client = &http.Client{Timeout: DefaultRequestTimeout}
@@ -228,6 +239,11 @@ func (m *Monitor) Run(ctx context.Context, src *Source) error {
 	}
 	m.mu.Unlock()
 
+	dispatchDone := make(chan struct{})
+	go func() {
+		defer close(dispatchDone)
+		m.dispatch()
+	}()
 	for _, ch := range src.Channels {
 		if ch.Hub == "" {
 			m.emit(Event{Kind: EventError, Topic: ch.Topic, Reason: "the channel has no hub to subscribe to"})
@@ -271,6 +287,18 @@ func (m *Monitor) Run(ctx context.Context, src *Source) error {
 	<-followDone
 
 	m.mu.Lock()
+	dropped := m.dropped
+	m.mu.Unlock()
+	if dropped > 0 {
+		m.emit(Event{Kind: EventError, Reason: fmt.Sprintf("%d events about refused requests were dropped: OnEvent did not keep up", dropped)})
+	}
+	m.evMu.Lock()
+	m.evClosed = true
+	close(m.events)
+	m.evMu.Unlock()
+	<-dispatchDone
+
+	m.mu.Lock()
 	active := false
 	for _, s := range subs {
 		active = active || s.everActive
@@ -308,18 +336,63 @@ func (m *Monitor) work() {
 	}
 }
 
-// emit sends an event to Options.OnEvent. It must not be called with
-// m.mu held: OnEvent may call Result.
+// emit queues an event for Options.OnEvent, waiting for room: the
+// subscriptions, the checks and the follower call it. It must not be
+// called with m.mu held.
 func (m *Monitor) emit(ev Event) {
-	if ev.Time.IsZero() {
-		ev.Time = time.Now()
-	}
 	if m.o.OnEvent == nil {
 		return
 	}
-	m.evMu.Lock()
-	defer m.evMu.Unlock()
-	m.o.OnEvent(ev)
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	m.evMu.RLock()
+	defer m.evMu.RUnlock()
+	if !m.evClosed {
+		m.events <- ev
+	}
+}
+
+// emitNoWait queues an event for Options.OnEvent if there is room: the
+// callback handler calls it, and never waits for OnEvent.
+func (m *Monitor) emitNoWait(ev Event) {
+	if m.o.OnEvent == nil {
+		return
+	}
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	m.evMu.RLock()
+	sent := false
+	if !m.evClosed {
+		select {
+		case m.events <- ev:
+			sent = true
+		default:
+		}
+	}
+	m.evMu.RUnlock()
+	if !sent && !m.closedEvents() {
+		m.mu.Lock()
+		m.dropped++
+		m.mu.Unlock()
+	}
+}
+
+func (m *Monitor) closedEvents() bool {
+	m.evMu.RLock()
+	defer m.evMu.RUnlock()
+	return m.evClosed
+}
+
+// dispatch calls OnEvent for each event, in order, until the events are
+// closed.
+func (m *Monitor) dispatch() {
+	for ev := range m.events {
+		if m.o.OnEvent != nil {
+			m.o.OnEvent(ev)
+		}
+	}
 }
 
 // addChannelFindings adds findings to a channel's report.

@@ -187,7 +187,7 @@ func (s *subscription) subscribe(ctx context.Context, renewal bool) (time.Durati
 		s.clearPending(in)
 		return 0, err
 	}
-	s.m.emit(Event{Kind: EventSubscribed, Topic: s.ch.Topic, Hub: s.ch.Hub, Lease: s.m.o.Lease, Renewal: renewal})
+	s.m.emit(Event{Kind: EventSubscribed, Topic: s.ch.Topic, Hub: s.ch.Hub, Lease: s.m.o.Lease, Renewal: renewal, Callback: s.callback})
 	v, err := s.await(ctx, in)
 	if err != nil {
 		return 0, err
@@ -196,7 +196,7 @@ func (s *subscription) subscribe(ctx context.Context, renewal bool) (time.Durati
 	if renewal {
 		kind = EventRenewed
 	}
-	s.m.emit(Event{Kind: kind, Topic: s.ch.Topic, Hub: s.ch.Hub, Lease: v.lease, Expires: s.expiresAt(), Findings: v.findings})
+	s.m.emit(Event{Kind: kind, Topic: s.ch.Topic, Hub: s.ch.Hub, Lease: v.lease, Expires: s.expiresAt(), Callback: s.callback, Findings: v.findings})
 	return v.lease, nil
 }
 
