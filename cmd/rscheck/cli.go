@@ -55,6 +55,7 @@ func commands() []command {
 	return []command{
 		{"validate", "validate documents (files, URLs or standard input) and report the findings", runValidate, validateUsage},
 		{"explore", "discover a Source and check its whole hierarchy", runExplore, exploreUsage},
+		{"monitor", "subscribe to a Source's notifications and check each as it arrives", runMonitor, monitorUsage},
 		{"rules", "list the rules rscheck checks", runRules, rulesUsage},
 		{"explain", "describe one rule", runExplain, explainUsage},
 		{"version", "print rscheck's version", runVersion, versionUsage},
@@ -105,6 +106,7 @@ Examples:
 	rscheck validate changelist.xml
 	rscheck validate --format html -o report.html https://example.org/resourcelist.xml
 	rscheck explore https://example.org/
+	rscheck monitor --listen :8080 --public-url https://rscheck.example.net/ https://example.org/
 	rscheck explain RS404
 
 Run 'rscheck help <command>' for the flags of a command.

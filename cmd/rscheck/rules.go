@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/rscheck/rscheck/explorer"
+	"github.com/rscheck/rscheck/explorer/monitor"
 	"github.com/rscheck/rscheck/validator"
 	"github.com/rscheck/rscheck/validator/report"
 )
@@ -22,7 +23,7 @@ import (
 // list that the rules and explain commands, SARIF output and
 // docs/rules.md are made from.
 func catalogue() []*validator.Rule {
-	all := append(validator.Rules(), explorer.Rules()...)
+	all := append(append(validator.Rules(), explorer.Rules()...), monitor.Rules()...)
 	slices.SortFunc(all, func(a, b *validator.Rule) int { return strings.Compare(a.ID, b.ID) })
 	return all
 }
@@ -62,6 +63,7 @@ var ruleGroups = []ruleGroup{
 	{"RF", "fetching", "Fetching (explore)"},
 	{"RD", "dumps", "Dump packages"},
 	{"RA", "audit", "Content audit (explore --audit)"},
+	{"RM", "monitor", "Notification monitor (monitor)"},
 }
 
 // groupOf returns the section of a rule, or a section named after the

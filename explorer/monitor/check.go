@@ -334,9 +334,13 @@ func (c *Checker) checkSequence(ch *Channel, pl *payload, n *Notification) []val
 		if r.overlap.from.Equal(n.From) && r.overlap.until.Equal(n.Until) {
 			what = "is the period" // a repeated delivery, or a repeated notification
 		}
+		by := fmt.Sprintf("notification #%d", r.overlap.firstSeq)
+		if r.overlap.firstSeq != r.overlap.lastSeq {
+			by = fmt.Sprintf("notifications #%d to #%d", r.overlap.firstSeq, r.overlap.lastSeq)
+		}
 		fs = append(fs, RuleNotificationOverlap.Finding(pl.fromAttr.Pos.Line, pl.fromAttr.Pos.Col, md.AttrPath(pl.fromAttr),
-			"this notification's period %s–%s %s %s–%s, announced by notification #%d; consecutive change notifications cover consecutive, non-overlapping periods",
-			fmtTime(n.From), fmtTime(n.Until), what, fmtTime(r.overlap.from), fmtTime(r.overlap.until), r.overlap.lastSeq))
+			"this notification's period %s–%s %s %s–%s that %s covered; consecutive change notifications cover consecutive, non-overlapping periods",
+			fmtTime(n.From), fmtTime(n.Until), what, fmtTime(r.overlap.from), fmtTime(r.overlap.until), by))
 		return fs
 	}
 	if r.reordered != nil {
