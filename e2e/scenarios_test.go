@@ -184,6 +184,19 @@ func TestUploadDefective(t *testing.T) {
 	if fs := pageFindings(t, ctx); fmt.Sprint(fs) != fmt.Sprint(want) {
 		t.Fatalf("findings %+v, want %+v", fs, want)
 	}
+	// The filters: by severity, then by rule.
+	visible := func() int { return eval[int](t, ctx, `document.querySelectorAll('tr.finding:not([hidden])').length`) }
+	toggleErrors := chromedp.Evaluate[chromedp.Void](`document.querySelector('.filters input[data-severity="error"]').click()`)
+	do(t, ctx, toggleErrors)
+	if n := visible(); n != 0 {
+		t.Errorf("errors hidden: %d rows shown", n)
+	}
+	do(t, ctx, toggleErrors,
+		chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'RD105'; s.dispatchEvent(new Event('change')); })(document.getElementById('rule-filter'))`))
+	if n := visible(); n != 1 {
+		t.Errorf("rule RD105 chosen: %d rows shown, want 1", n)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(s => { s.value = ''; s.dispatchEvent(new Event('change')); })(document.getElementById('rule-filter'))`))
 	row := chromedp.CSS(`tr.finding[data-rule="XSD105"]`)
 	do(t, ctx,
 		chromedp.Click(row),
@@ -418,6 +431,15 @@ func TestBookmarklet(t *testing.T) {
 		}
 		if title := eval[string](t, win, `document.title`); !strings.Contains(title, src.Base) {
 			t.Errorf("title %q does not name the site", title)
+		}
+		// The relay reads only its own site, whoever asks.
+		other := eval[string](t, win, `new Promise(r => {
+			addEventListener('message', e => { if (e.data?.fid === 999) r(String(e.data.error)); });
+			opener.postMessage({type: 'rscheck-fetch', fid: 999, url: '`+checker.URL+`/index.html', method: 'GET'}, '*');
+			setTimeout(() => r('no answer'), 5000);
+		})`)
+		if !strings.Contains(other, "fetches only URLs of "+src.Base) {
+			t.Errorf("a request for another origin: %q, want a refusal", other)
 		}
 	})
 	t.Run("Document", func(t *testing.T) {

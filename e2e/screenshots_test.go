@@ -36,7 +36,7 @@ func TestScreenshots(t *testing.T) {
 					chromedp.EmulateViewport(size.width, size.height),
 					chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 						_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-							Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+							Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}, {Name: "prefers-reduced-motion", Value: "reduce"}},
 						})
 						return err
 					}),

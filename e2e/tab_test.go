@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -75,6 +76,12 @@ func watchTab(t *testing.T, ctx context.Context, cancel context.CancelFunc, allo
 		}
 		cancel()
 	})
+	// No smooth scrolling: a click must land where the element is.
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatalf("emulating reduced motion: %v", err)
+	}
 	console := chromedp.Console(ctx)
 	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
 	var wg sync.WaitGroup

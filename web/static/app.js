@@ -298,7 +298,12 @@ function show(r, { fragment, elapsed, source, name }) {
   setState('done');
   document.body.dataset.checks = String(Number(document.body.dataset.checks ?? 0) + 1);
   results.focus({ preventScroll: true });
-  results.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  results.scrollIntoView({ block: 'start', behavior: motion() });
+}
+
+/** The scrolling behaviour the reader's motion preference allows. */
+function motion() {
+  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
 }
 
 function failed(e) {

@@ -180,7 +180,7 @@ class ResultsView {
     if (!a) return;
     const d = a.closest('details');
     if (d) d.open = true;
-    a.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    a.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
     a.focus({ preventScroll: true });
   }
 
