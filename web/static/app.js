@@ -327,9 +327,16 @@ async function downloadHTML() {
   }
 }
 
-function downloadJSON() {
-  if (!app.last) return;
-  download(JSON.stringify(app.last.result, null, 2), `rscheck-${fileSafe(app.last.name)}.json`, 'application/json');
+async function downloadJSON() {
+  const { id, name } = app.last ?? {};
+  if (!id) return;
+  try {
+    // The worker's rendering is byte for byte what rscheck --format json writes.
+    const json = await app.checker.render(id, 'json');
+    download(json, `rscheck-${fileSafe(name)}.json`, 'application/json');
+  } catch (e) {
+    notice(`Cannot make the JSON report: ${e.message}`, 'error');
+  }
 }
 
 function fileSafe(s) {
