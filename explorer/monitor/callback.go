@@ -87,7 +87,9 @@ func (m *Monitor) verify(w http.ResponseWriter, r *http.Request, s *subscription
 	m.mu.Unlock()
 	in.done <- v
 
+	// The challenge is the hub's text, echoed: plain text, never sniffed.
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	io.WriteString(w, challenge)

@@ -24,10 +24,13 @@ type follower struct {
 	pending map[*Channel][]*followed
 }
 
-// followed is a notification whose changes are awaited.
+// followed is a notification whose changes are awaited. The follower
+// keeps its own result: the Notification, which the Monitor's reports
+// share, is written under the Monitor's lock once settled.
 type followed struct {
 	n        *Notification
 	deadline time.Time
+	result   *FollowResult
 }
 
 func newFollower(m *Monitor) *follower {
@@ -76,13 +79,13 @@ func (f *follower) poll(ctx context.Context, final bool) {
 	}
 	f.mu.Unlock()
 	for _, ch := range chans {
+		pctx, cancel := ctx, context.CancelFunc(func() {})
 		if final {
 			// The last poll must not keep a stopping monitor waiting long.
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
+			pctx, cancel = context.WithTimeout(ctx, 5*time.Second)
 		}
-		seen, err := f.changeList(ctx, ch.ChangeList)
+		seen, err := f.changeList(pctx, ch.ChangeList)
+		cancel()
 		now := time.Now()
 		f.mu.Lock()
 		list := f.pending[ch]
@@ -90,17 +93,17 @@ func (f *follower) poll(ctx context.Context, final bool) {
 		var done []*followed
 		for _, p := range list {
 			if err == nil {
-				p.n.Follow = match(p.n, seen)
+				p.result = match(p.n, seen)
 			}
 			switch {
-			case p.n.Follow != nil && p.n.Follow.Complete:
-				p.n.Follow.Delay = now.Sub(p.n.Received)
+			case p.result != nil && p.result.Complete:
+				p.result.Delay = now.Sub(p.n.Received)
 				done = append(done, p)
 			case final || now.After(p.deadline):
-				if p.n.Follow == nil {
-					p.n.Follow = &FollowResult{Missing: p.n.Changes}
+				if p.result == nil {
+					p.result = &FollowResult{Missing: p.n.Changes}
 				}
-				p.n.Follow.Stopped = final && !now.After(p.deadline)
+				p.result.Stopped = final && !now.After(p.deadline)
 				done = append(done, p)
 			default:
 				keep = append(keep, p)
@@ -116,8 +119,7 @@ func (f *follower) poll(ctx context.Context, final bool) {
 
 // settle reports what following a notification found.
 func (f *follower) settle(ch *Channel, p *followed, pollErr error) {
-	n := p.n
-	r := n.Follow
+	n, r := p.n, p.result
 	var fd validator.Finding
 	switch {
 	case r.Complete:
@@ -134,6 +136,7 @@ func (f *follower) settle(ch *Channel, p *followed, pollErr error) {
 			len(r.Missing), len(n.Changes), ch.ChangeList, f.m.o.FollowGrace, why, describeChanges(r.Missing, 5))
 	}
 	f.m.mu.Lock()
+	n.Follow = r
 	n.Report.Add(-1, fd)
 	ev := Event{Kind: EventFollowed, Topic: ch.Topic, Hub: ch.Hub, Notification: n.clone(), Findings: []validator.Finding{fd}}
 	f.m.mu.Unlock()

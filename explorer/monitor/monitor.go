@@ -87,8 +87,9 @@ type Options struct {
 	// MaxInFlight bounds the deliveries being read at once; beyond it
 	// deliveries are refused with 503.
 	MaxInFlight int
-	// MaxRefused bounds the refused requests kept in the report; the
-	// others are counted in the channel reports' Suppressed counts only.
+	// MaxRefused bounds the refused requests kept in the report (a flood
+	// of forged requests must not grow it without end); the others are
+	// reported as events only.
 	MaxRefused int
 	// Follow compares every change notification with the Source's
 	// Change List: it is polled every FollowInterval until its changes
@@ -249,11 +250,6 @@ func (m *Monitor) Run(ctx context.Context, src *Source) error {
 			m.emit(Event{Kind: EventError, Topic: ch.Topic, Reason: "the channel has no hub to subscribe to"})
 		}
 	}
-	workerDone := make(chan struct{})
-	go func() {
-		defer close(workerDone)
-		m.work()
-	}()
 	followCtx, stopFollow := context.WithCancel(context.WithoutCancel(ctx))
 	followDone := make(chan struct{})
 	if m.o.Follow {
@@ -265,6 +261,11 @@ func (m *Monitor) Run(ctx context.Context, src *Source) error {
 	} else {
 		close(followDone)
 	}
+	workerDone := make(chan struct{})
+	go func() {
+		defer close(workerDone)
+		m.work()
+	}()
 
 	var wg sync.WaitGroup
 	for _, s := range subs {

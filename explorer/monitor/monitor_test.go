@@ -181,6 +181,39 @@ func TestRenewal(t *testing.T) {
 	}
 }
 
+// TestExpiry: a hub that refuses renewals; the monitor retries while the
+// lease lasts, reports each refusal (RM101) and the expiry, and stops
+// monitoring the channel when the lease has run out.
+func TestExpiry(t *testing.T) {
+	const lease = time.Second
+	h := newHarness(t, config{
+		hub: &monitortest.HubOptions{Lease: lease, RenewStatus: 503},
+		mon: monitor.Options{RenewAt: 0.3},
+	}, true)
+	select {
+	case err := <-h.done:
+		h.ended, h.err = true, err
+	case <-time.After(5 * lease):
+		t.Fatal("Run did not end when every lease expired")
+	}
+	if h.err != nil {
+		t.Errorf("Run: %v (the subscriptions were active for a while)", h.err)
+	}
+	for _, topic := range []string{h.src.ChangeTopic, h.src.FrameworkTopic} {
+		if n := h.count(func(ev monitor.Event) bool {
+			return ev.Kind == monitor.EventError && ev.Topic == topic && strings.Contains(ev.Reason, "lease expired")
+		}); n != 1 {
+			t.Errorf("%s: %d expiry events, want 1:\n%s", topic, n, describe(h.snapshot()))
+		}
+	}
+	for _, d := range h.m.Result().Documents {
+		ids := rulesOf(d.Findings, validator.Info)
+		if !slices.Contains(ids, "RM101") || !slices.Contains(ids, "RM104") || slices.ContainsFunc(ids, func(id string) bool { return id != "RM101" && id != "RM104" }) {
+			t.Errorf("%s: %v, want RM101 for each refused renewal and RM104 for the short lease", d.Source, d.Findings)
+		}
+	}
+}
+
 // TestDenied: a hub that denies every subscription; the denial and its
 // reason are reported and Run ends at once.
 func TestDenied(t *testing.T) {

@@ -116,7 +116,12 @@ func (s *subscription) run(ctx context.Context) {
 				s.expire()
 				return
 			}
+			// Half the time left, so that a few attempts fit in it, but
+			// not so often that a short lease makes a storm of them.
 			wait := min(left/2, 30*time.Second)
+			if wait < time.Second {
+				wait = min(left, time.Second)
+			}
 			if !s.sleep(ctx, wait) {
 				if ctx.Err() != nil {
 					break

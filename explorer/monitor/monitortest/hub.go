@@ -56,6 +56,9 @@ type HubOptions struct {
 	Status int
 	// NoVerify accepts requests (202) but never verifies them.
 	NoVerify bool
+	// RenewStatus, when non-zero, is the answer to every subscription
+	// request for an active subscription (a renewal) instead of 202.
+	RenewStatus int
 }
 
 // HubStats count what a Hub did.
@@ -213,6 +216,10 @@ func (h *Hub) subscription(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.o.Status != 0 {
 		http.Error(w, "subscriptions are closed", h.o.Status)
+		return
+	}
+	if h.o.RenewStatus != 0 && mode == "subscribe" && h.Active(topic) > 0 {
+		http.Error(w, "renewals are closed", h.o.RenewStatus)
 		return
 	}
 	lease := h.o.Lease
