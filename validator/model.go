@@ -125,8 +125,9 @@ type Doc struct {
 	Encoding string
 	// Doctype is the DOCTYPE token, if the document had one.
 	Doctype *Element
-	// ForeignRS lists elements named md or ln in a namespace that looks
-	// like ResourceSync's but is not (e.g. without the trailing slash).
+	// ForeignRS lists the root's children named md or ln in a namespace
+	// that resembles, but is not, the ResourceSync namespace (e.g. without
+	// the trailing slash); Entry.ForeignRS has the entries' ones.
 	ForeignRS []*Element
 }
 
@@ -155,6 +156,9 @@ type Entry struct {
 	MDs int
 	// Links are the <rs:ln> children.
 	Links []*Element
+	// ForeignRS are md or ln children in a namespace that resembles the
+	// ResourceSync namespace but is not it.
+	ForeignRS []*Element
 
 	pool []Element // storage for children, reused between entries
 }
@@ -184,6 +188,7 @@ func (e *Entry) reset() {
 	e.Loc, e.Lastmod, e.Changefreq, e.Priority, e.MD = nil, nil, nil, nil, nil
 	e.MDs = 0
 	e.Links = e.Links[:0]
+	e.ForeignRS = e.ForeignRS[:0]
 	e.pool = e.pool[:0]
 }
 

@@ -105,17 +105,23 @@ var (
 		ID: "RS103", Name: "rs-namespace", Severity: Error, Spec: specFormats,
 		Doc: "ResourceSync elements must be in the namespace http://www.openarchives.org/rs/terms/ exactly.",
 		Run: func(p *Pass) {
-			// The driver appends the entries' misnamespaced elements as it
-			// reads them: report the new ones after each entry.
+			report := func(el *Element) {
+				p.Reportf(el, "<%s> is in the namespace %q; the ResourceSync namespace is %q exactly (with the trailing slash)", qname(el.Name), el.Name.Space, RSNS)
+			}
+			// The root's children: those before the first entry now, those
+			// after the entries (misplaced too) at the end.
 			reported := 0
 			flush := func() {
 				for ; reported < len(p.Doc.ForeignRS); reported++ {
-					el := p.Doc.ForeignRS[reported]
-					p.Reportf(el, "<%s> is in the namespace %q; the ResourceSync namespace is %q exactly (with the trailing slash)", qname(el.Name), el.Name.Space, RSNS)
+					report(p.Doc.ForeignRS[reported])
 				}
 			}
 			flush()
-			p.OnEntry(func(*Entry) { flush() })
+			p.OnEntry(func(e *Entry) {
+				for _, el := range e.ForeignRS {
+					report(el)
+				}
+			})
 			p.OnEnd(func(Stats) { flush() })
 		},
 	}

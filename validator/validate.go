@@ -10,6 +10,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rscheck/rscheck/validator/xmlscan"
 )
@@ -156,23 +157,52 @@ type run struct {
 	report   *Report
 	findings []Finding
 
-	// document model
+	mu sync.Mutex // guards report counts, perRule and findings: both goroutines add
+
+	// The reading goroutine's state: the document model being built.
 	doc        Doc
-	headerDone bool
-	passes     []*Pass
-	entry      Entry
-	inEntry    bool
+	headerSent bool     // the header is complete and handed to the rules
+	cur        *Entry   // the entry being read, nil between entries
+	entries    int      // entries started
 	capture    *Element // leaf element whose text is being collected
-	memo       memo
 	text       []byte
 	lastTok    xmlscan.Pos
+	batch      *batch // what the rules goroutine gets next
+	work       chan *batch
+	spare      chan []*Entry // entries the rules goroutine is done with
+	recycled   []*Entry      // entries back from the rules, to reuse
+	done       chan struct{}
+
+	// The rules goroutine's state.
+	headerDone bool
+	passes     []*Pass
+	memo       memo
 }
 
-// add records a finding, honouring the per-rule cap.
+// batch is what the reading goroutine hands the rules goroutine: the
+// header once complete, then finished entries, then the end. Entries are
+// handed over in batches so that the two goroutines rarely wait for each
+// other.
+type batch struct {
+	header  bool
+	entries []*Entry
+	// late are document-level misnamespaced elements read after the
+	// header, for RS103.
+	late []*Element
+	end  *Stats // set when the document ended well-formed
+}
+
+// batchSize is the number of entries handed over at once.
+const batchSize = 64
+
+// add records a finding, honouring the per-rule cap. Both goroutines
+// report: the reader XML and XSD findings, the rules goroutine the rest.
 func (rn *run) add(f Finding) {
+	rn.mu.Lock()
 	if rn.report.count(f, rn.perRule, rn.maxPer) {
 		rn.findings = append(rn.findings, f)
 	}
+	rn.mu.Unlock()
 }
 
 // count counts f in the report's totals and reports whether it is kept:
@@ -308,6 +338,8 @@ func (rn *run) read(r io.Reader, schema schemaStep) error {
 	if schema != nil {
 		xsdc = schema(sc, rn.add)
 	}
+	rn.startRules()
+	defer rn.stopRules() // whatever happens, the rules goroutine ends
 	for n := 0; ; n++ {
 		if n&4095 == 0 {
 			if err := rn.ctx.Err(); err != nil {
@@ -357,8 +389,105 @@ func (rn *run) read(r io.Reader, schema schemaStep) error {
 		xsdc.Close()
 	}
 	rn.report.Bytes = counter.n
-	rn.endDocument()
+	rn.sendHeader()
+	rn.batch.end = &Stats{Entries: rn.entries, Bytes: counter.n}
 	return nil
+}
+
+// startRules starts the goroutine that runs the rules on what the reader
+// hands it: on two cores, reading and checking overlap.
+func (rn *run) startRules() {
+	rn.work = make(chan *batch, 4)
+	rn.spare = make(chan []*Entry, 8)
+	rn.done = make(chan struct{})
+	rn.batch = &batch{}
+	go func() {
+		defer close(rn.done)
+		for b := range rn.work {
+			rn.rulesBatch(b)
+		}
+	}()
+}
+
+// stopRules hands over what is left and waits for the rules goroutine.
+func (rn *run) stopRules() {
+	rn.flush()
+	close(rn.work)
+	<-rn.done
+}
+
+// flush hands the current batch to the rules goroutine.
+func (rn *run) flush() {
+	b := rn.batch
+	if !b.header && len(b.entries) == 0 && b.end == nil && len(b.late) == 0 {
+		return
+	}
+	rn.work <- b
+	rn.batch = &batch{}
+}
+
+// sendHeader marks the header complete: the rules start with the next
+// batch. It happens once, at the first entry or at the root's end.
+func (rn *run) sendHeader() {
+	if !rn.headerSent {
+		rn.headerSent = true
+		rn.batch.header = true
+	}
+}
+
+// newEntry returns an entry to fill, reusing those the rules are done with.
+func (rn *run) newEntry() *Entry {
+	if len(rn.recycled) == 0 {
+		select {
+		case rn.recycled = <-rn.spare:
+		default:
+		}
+	}
+	if n := len(rn.recycled); n > 0 {
+		e := rn.recycled[n-1]
+		rn.recycled = rn.recycled[:n-1]
+		e.reset()
+		return e
+	}
+	return &Entry{}
+}
+
+// entryDone hands a finished entry over, in batches.
+func (rn *run) entryDone(e *Entry) {
+	if rn.batch.entries == nil {
+		rn.batch.entries = make([]*Entry, 0, batchSize)
+	}
+	rn.batch.entries = append(rn.batch.entries, e)
+	if len(rn.batch.entries) >= batchSize {
+		rn.flush()
+	}
+}
+
+// rulesBatch runs the rules on a batch, on the rules goroutine.
+func (rn *run) rulesBatch(b *batch) {
+	if b.header {
+		rn.header()
+	}
+	for _, e := range b.entries {
+		for _, p := range rn.passes {
+			for _, fn := range p.onEntry {
+				fn(e)
+			}
+		}
+		if o := rn.opts.Observer; o != nil {
+			o.Entry(e)
+		}
+	}
+	rn.doc.ForeignRS = append(rn.doc.ForeignRS, b.late...)
+	if b.end != nil {
+		rn.endDocument(*b.end)
+	}
+	if len(b.entries) > 0 {
+		select {
+		case rn.spare <- b.entries:
+		default: // the reader has enough: let these go
+		}
+	}
 }
 
 // token updates the document model with one token.
@@ -389,16 +518,17 @@ func (rn *run) start(sc *xmlscan.Scanner, t *xmlscan.Token) {
 	case 2:
 		switch {
 		case isEntry(t.Name):
-			rn.header()
-			rn.entry.reset()
-			rn.entry.N++
-			rn.entry.Element = Element{Name: t.Name, Pos: t.Pos, parent: &rn.doc.Root, index: rn.entry.N}
-			rn.inEntry = true
+			rn.sendHeader()
+			rn.entries++
+			e := rn.newEntry()
+			e.N = rn.entries
+			e.Element = Element{Name: t.Name, Pos: t.Pos, parent: &rn.doc.Root, index: e.N}
+			rn.cur = e
 		case t.Name.Space == RSNS && (t.Name.Local == "md" || t.Name.Local == "ln"):
-			el := &Element{Name: t.Name, Pos: t.Pos, Attrs: append([]xmlscan.Attr(nil), t.Attrs...), parent: &rn.doc.Root}
-			if rn.headerDone {
+			if rn.headerSent {
 				return // after the entries: the XSD step reports the misplacement
 			}
+			el := &Element{Name: t.Name, Pos: t.Pos, Attrs: append([]xmlscan.Attr(nil), t.Attrs...), parent: &rn.doc.Root}
 			if t.Name.Local == "md" {
 				rn.doc.MDs++
 				el.index = rn.doc.MDs
@@ -412,13 +542,18 @@ func (rn *run) start(sc *xmlscan.Scanner, t *xmlscan.Token) {
 				rn.doc.Links = append(rn.doc.Links, el)
 			}
 		case looksLikeRS(t.Name):
-			rn.doc.ForeignRS = append(rn.doc.ForeignRS, &Element{Name: t.Name, Pos: t.Pos, parent: &rn.doc.Root, index: 1})
+			el := &Element{Name: t.Name, Pos: t.Pos, parent: &rn.doc.Root, index: 1}
+			if rn.headerSent {
+				rn.batch.late = append(rn.batch.late, el)
+			} else {
+				rn.doc.ForeignRS = append(rn.doc.ForeignRS, el)
+			}
 		}
 	case 3:
-		if !rn.inEntry {
+		e := rn.cur
+		if e == nil {
 			return
 		}
-		e := &rn.entry
 		switch {
 		case t.Name.Space == SitemapNS:
 			var slot **Element
@@ -457,8 +592,9 @@ func (rn *run) start(sc *xmlscan.Scanner, t *xmlscan.Token) {
 			el.Attrs = append(el.Attrs, t.Attrs...)
 			e.Links = append(e.Links, el)
 		case looksLikeRS(t.Name):
-			el := &Element{Name: t.Name, Pos: t.Pos, parent: &Element{Name: e.Name, Pos: e.Pos, parent: &rn.doc.Root, index: e.N}, index: 1}
-			rn.doc.ForeignRS = append(rn.doc.ForeignRS, el)
+			el := e.child()
+			el.Name, el.Pos, el.parent, el.index = t.Name, t.Pos, &e.Element, 1
+			e.ForeignRS = append(e.ForeignRS, el)
 		}
 	}
 }
@@ -466,18 +602,11 @@ func (rn *run) start(sc *xmlscan.Scanner, t *xmlscan.Token) {
 func (rn *run) end(t *xmlscan.Token) {
 	switch t.Depth {
 	case 1:
-		rn.header()
+		rn.sendHeader()
 	case 2:
-		if rn.inEntry && isEntry(t.Name) {
-			rn.inEntry = false
-			for _, p := range rn.passes {
-				for _, fn := range p.onEntry {
-					fn(&rn.entry)
-				}
-			}
-			if o := rn.opts.Observer; o != nil {
-				o.Entry(&rn.entry)
-			}
+		if rn.cur != nil && isEntry(t.Name) {
+			rn.entryDone(rn.cur)
+			rn.cur = nil
 		}
 	case 3:
 		if rn.capture != nil {
@@ -499,7 +628,7 @@ func looksLikeRS(n xmlscan.Name) bool {
 }
 
 // header completes the document model's header, detects the kind and
-// starts the rules. It runs once, at the first entry or at the root's end.
+// starts the rules, on the rules goroutine.
 func (rn *run) header() {
 	if rn.headerDone {
 		return
@@ -547,9 +676,9 @@ func detectKind(d *Doc) Kind {
 	return c.List
 }
 
-func (rn *run) endDocument() {
+// endDocument runs the end handlers, on the rules goroutine.
+func (rn *run) endDocument(st Stats) {
 	rn.header()
-	st := Stats{Entries: rn.entry.N, Bytes: rn.report.Bytes}
 	rn.report.Entries = st.Entries
 	for _, p := range rn.passes {
 		for _, fn := range p.onEnd {
@@ -564,8 +693,8 @@ func (rn *run) endDocument() {
 // finish sorts the findings and completes the report.
 func (rn *run) finish() *Report {
 	r := rn.report
-	if rn.entry.N > r.Entries {
-		r.Entries = rn.entry.N
+	if rn.entries > r.Entries {
+		r.Entries = rn.entries // also when the document ended early
 	}
 	sortFindings(rn.findings)
 	r.Findings = rn.findings

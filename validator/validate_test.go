@@ -158,24 +158,25 @@ func TestLargeDocumentMemory(t *testing.T) {
 		t.Skip("large document")
 	}
 	const n = 290000 // about 60 MB
-	var peak uint64
 	done := make(chan struct{})
+	peakc := make(chan uint64)
 	go func() {
 		var ms runtime.MemStats
+		var peak uint64
 		for {
 			select {
 			case <-done:
+				peakc <- peak
 				return
 			case <-time.After(20 * time.Millisecond):
 				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > peak {
-					peak = ms.HeapInuse
-				}
+				peak = max(peak, ms.HeapInuse)
 			}
 		}
 	}()
 	rep := validate(t, bigResourceList(n), nil)
 	close(done)
+	peak := <-peakc
 	if rep.Entries != n {
 		t.Errorf("entries = %d, want %d", rep.Entries, n)
 	}
