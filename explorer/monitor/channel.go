@@ -70,17 +70,20 @@ func DefaultExplorerOptions() *explorer.Options {
 // Description, a Capability List, …).
 //
 // The start URL is first asked, as a WebSub subscriber does (WebSub §4),
-// for Link headers with rel="hub" and rel="self": when it has a hub, it
-// is a topic and the Source holds that one channel. Then the Source is
+// for Link headers with rel="hub" and rel="self". Then the Source is
 // explored (explorer.Explore with opts, DefaultExplorerOptions when nil):
 // every change-notification and framework-notification entry of its
 // Capability Lists is a channel, with the explorer's checks of its topic
 // URI (RX120, RX121) as findings, and the hierarchy tells which documents
-// are listed in an index (RM116). A topic that no Capability List
-// advertises is monitored all the same, with an RM106 finding.
+// are listed in an index (RM116). When start has a hub and is one of
+// these channels, or answers as a topic does (application/xml or no
+// content, CN §4.1), it is a topic and the Source holds that one channel;
+// a topic that no Capability List advertises is monitored all the same,
+// with an RM106 finding. Otherwise the Source holds every channel found.
 //
-// The error is ErrNoChannel when there is nothing to subscribe to, or
-// the explorer's when it could not start or ctx ended.
+// The error is ErrNoChannel, with the Source as explored, when there is
+// nothing to subscribe to; or the explorer's when it could not start or
+// ctx ended.
 func Discover(ctx context.Context, start string, opts *explorer.Options) (*Source, error) {
 	if opts == nil {
 		opts = DefaultExplorerOptions()
@@ -94,6 +97,13 @@ func Discover(ctx context.Context, start string, opts *explorer.Options) (*Sourc
 		return nil, ctx.Err()
 	}
 	src := NewSource(start, res)
+	// A page may have a hub of its own (a blog's WebSub feed, say): start
+	// is taken for a topic when it answers as a notification topic does
+	// (application/xml or no content, CN §4.1) or nothing else is there
+	// to monitor.
+	if topic.hub != "" && !topic.xmlOrEmpty && len(src.Channels) > 0 && !anyTopic(src.Channels, start, topic.self) {
+		topic.hub = ""
+	}
 	if topic.hub == "" {
 		if len(src.Channels) == 0 {
 			return src, fmt.Errorf("%w: %s is not a topic URI (its answer has no Link rel=\"hub\") and the Source's Capability Lists advertise no change-notification or framework-notification channel", ErrNoChannel, start)
@@ -106,7 +116,7 @@ func Discover(ctx context.Context, start string, opts *explorer.Options) (*Sourc
 		self = start
 	}
 	for _, ch := range src.Channels {
-		if sameURL(ch.Topic, self) || sameURL(ch.Topic, start) {
+		if anyTopic([]*Channel{ch}, start, self) {
 			if ch.Hub == "" {
 				ch.Hub = topic.hub
 			}
@@ -184,8 +194,25 @@ func channelFindings(cl *explorer.Document, topic string) []validator.Finding {
 	return fs
 }
 
-// topicLinks is what a topic URI's Link headers say.
-type topicLinks struct{ self, hub string }
+// anyTopic reports whether one of the channels has one of the URLs
+// (empty ones aside) for topic.
+func anyTopic(chs []*Channel, urls ...string) bool {
+	for _, ch := range chs {
+		for _, u := range urls {
+			if u != "" && sameURL(ch.Topic, u) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// topicLinks is what a topic URI's answer says: its Link headers, and
+// whether it answers as a notification topic does (CN §4.1).
+type topicLinks struct {
+	self, hub  string
+	xmlOrEmpty bool
+}
 
 // probeTopic asks start for its Link headers, HEAD first and GET when
 // HEAD does not give a hub (some servers answer HEAD badly), as a WebSub
@@ -207,8 +234,11 @@ func probeTopic(ctx context.Context, start string, opts *explorer.Options) topic
 		if err != nil {
 			continue
 		}
-		io.Copy(io.Discard, resp.Body)
+		n, _ := io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
+		if mediaType(resp.Header.Get("Content-Type")) == "application/xml" || (method == "GET" && n == 0) || resp.Header.Get("Content-Length") == "0" {
+			tl.xmlOrEmpty = true
+		}
 		links, _ := explorer.ParseLinkHeader(parseURL(resp.URL), resp.Header.Values("Link"))
 		for _, l := range links {
 			if l.HasRel("self") && tl.self == "" {

@@ -17,9 +17,9 @@ import (
 // A Delivery is a content distribution request the callback accepted:
 // the hub's POST of a notification (CN §4.3).
 type Delivery struct {
-	Header   http.Header
-	Body     []byte
-	Received time.Time
+	Header   http.Header // the request's headers
+	Body     []byte      // the payload, as received
+	Received time.Time   // when the body had been read
 }
 
 // A Change is one entry of a change notification.

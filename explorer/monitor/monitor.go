@@ -38,8 +38,9 @@ const (
 	// KindChannel is the report of a channel: what discovery found and
 	// what happened to its subscription.
 	KindChannel validator.Kind = "channel"
-	// KindRefused is the report of a request the callback refused before
-	// reading a payload from it.
+	// KindRefused is the report of a request the callback refused, or of
+	// a delivery it ignored without checking its payload (its signature
+	// did not verify).
 	KindRefused validator.Kind = "refused"
 )
 

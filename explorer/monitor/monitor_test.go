@@ -1,8 +1,11 @@
 package monitor_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -356,5 +359,46 @@ func TestNoHub(t *testing.T) {
 		if got := rulesOf(d.Findings, validator.Info); !slices.Equal(got, []string{"RN106"}) {
 			t.Errorf("%s: %v", d.Source, d.Findings)
 		}
+	}
+}
+
+// TestUnadvertisedTopic monitors a topic URI that no Capability List
+// advertises: its hub comes from its Link header, the channel is
+// reported (RM106) and monitored all the same.
+func TestUnadvertisedTopic(t *testing.T) {
+	var topic string
+	h := newHarness(t, config{start: func(h *harness) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/topic" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Link", "<"+topic+`>; rel="self", <`+h.hub.URL+`>; rel="hub"`)
+			w.Header().Set("Content-Type", "application/xml")
+			w.Header().Set("Content-Length", "0")
+		}))
+		t.Cleanup(srv.Close)
+		topic = srv.URL + "/topic"
+		return topic
+	}}, true)
+	if len(h.s.Channels) != 1 {
+		t.Fatalf("channels %v", h.s.Channels)
+	}
+	ch := h.s.Channels[0]
+	if ch.Topic != topic || ch.Hub != h.hub.URL || ch.Capability != "" || len(ch.Findings) != 1 || ch.Findings[0].Rule != "RM106" {
+		t.Errorf("channel %+v", ch)
+	}
+	// A Source would publish to its hub this way (CN §4.1).
+	now := time.Now()
+	req, _ := http.NewRequest(http.MethodPost, h.hub.URL, bytes.NewReader(payload(h.src, now, now.Add(time.Millisecond))))
+	req.Header.Set("Content-Type", "application/xml")
+	req.Header.Set("Link", "<"+topic+`>; rel="self", <`+h.hub.URL+`>; rel="hub"`)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if nt := h.received(topic, 1); len(nt.Report.Findings) > 0 {
+		t.Errorf("%v", nt.Report.Findings)
 	}
 }

@@ -17,7 +17,7 @@ var (
 	specWSSignature = validator.Spec{Doc: validator.SpecWebSub, Section: "7.1.2", Anchor: "signature-validation"}
 )
 
-// Subscription rules (RM101–RM107): what a Destination meets when it
+// Subscription rules (RM101–RM106): what a Destination meets when it
 // subscribes to a channel, keeps the subscription and leaves it.
 var (
 	RuleSubscriptionAccepted = &validator.Rule{

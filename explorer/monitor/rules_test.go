@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rscheck/rscheck/explorer"
 	"github.com/rscheck/rscheck/explorer/monitor"
+	"github.com/rscheck/rscheck/explorer/monitor/monitortest"
 	"github.com/rscheck/rscheck/validator"
 )
 
@@ -106,4 +108,26 @@ func ExampleChecker() {
 	// #1 change-notification latency 10m0s: 0 finding(s)
 	// #2 change-notification latency 5m0s: 1 finding(s)
 	//   RM113 error §CN 3
+}
+
+// TestFixtureSource: the fixture Source is clean for the explorer too, so
+// that whatever the monitor reports about it comes from what it publishes.
+func TestFixtureSource(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("js/wasm cannot listen")
+	}
+	hub := monitortest.NewHub(t, nil)
+	src := monitortest.NewSource(t, hub, nil)
+	res, err := explorer.Explore(context.Background(), src.WellKnown, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings() {
+		if f.Severity >= validator.Warning {
+			t.Errorf("%s", f)
+		}
+	}
+	if len(res.Channels) != 2 || !res.Channels[0].OK || !res.Channels[1].OK {
+		t.Errorf("channels %+v", res.Channels)
+	}
 }

@@ -127,9 +127,12 @@ func StartHub(opts *HubOptions) *Hub {
 	return h
 }
 
-// Close stops the deliveries and verifications under way and the server.
+// Close stops the server, then the deliveries and verifications under
+// way.
 func (h *Hub) Close() {
 	h.cancel()
+	// No request starts a goroutine once the server is closed.
+	h.Server.Close()
 	h.mu.Lock()
 	for k, s := range h.subs {
 		close(s.done)
@@ -138,7 +141,6 @@ func (h *Hub) Close() {
 	h.mu.Unlock()
 	h.wg.Wait()
 	h.client.CloseIdleConnections()
-	h.Server.Close()
 }
 
 // Stats returns what the hub did so far.

@@ -124,11 +124,13 @@ func (s *Source) build() {
 	if s.o.NoHubInCapabilityList {
 		hub = ""
 	}
-	s.docs["/.well-known/resourcesync"] = head + urlsetOpen + `  <rs:md capability="description"/>
-  <url><loc>` + s.CapabilityList + `</loc><rs:md capability="capabilitylist"/></url>
+	s.docs["/.well-known/resourcesync"] = head + urlsetOpen + `  <rs:ln rel="describedby" href="` + b + `/about.html"/>
+  <rs:md capability="description"/>
+  <url><loc>` + s.CapabilityList + `</loc><rs:md capability="capabilitylist"/><rs:ln rel="describedby" href="` + b + `/dataset1/about.html"/></url>
 </urlset>
 `
 	s.docs["/dataset1/capabilitylist.xml"] = head + urlsetOpen + `  <rs:ln rel="up" href="` + s.WellKnown + `"/>
+  <rs:ln rel="describedby" href="` + b + `/dataset1/about.html"/>
   <rs:md capability="capabilitylist"/>
   <url><loc>` + s.ResourceListIndex + `</loc><rs:md capability="resourcelist"/></url>
   <url><loc>` + s.ChangeList + `</loc><rs:md capability="changelist"/></url>
@@ -166,6 +168,8 @@ func (s *Source) serve(w http.ResponseWriter, r *http.Request) {
 		// CN §4.1: 200, application/xml, no content, Link self and hub.
 		w.Header().Set("Link", "<"+s.Base+p+`>; rel="self", <`+s.Hub.URL+`>; rel="hub"`)
 		s.write(w, r, "application/xml", "")
+	case strings.HasSuffix(p, "/about.html"):
+		s.write(w, r, "text/html; charset=utf-8", "<!DOCTYPE html><title>About</title><p>A fixture Source of rscheck.</p>\n")
 	case strings.HasPrefix(p, "/dataset1/res/"):
 		s.write(w, r, "text/plain; charset=utf-8", "Resource "+p+".\n")
 	default:
