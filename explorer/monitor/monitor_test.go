@@ -15,6 +15,7 @@ import (
 	"github.com/rscheck/rscheck/explorer/monitor"
 	"github.com/rscheck/rscheck/explorer/monitor/monitortest"
 	"github.com/rscheck/rscheck/validator"
+	"github.com/rscheck/rscheck/validator/report"
 )
 
 // TestGoodStream subscribes to both channels of the fixture Source,
@@ -141,6 +142,16 @@ func TestDefects(t *testing.T) {
 	for _, d := range res.Documents[:2] {
 		if len(d.Findings) > 0 {
 			t.Errorf("channel %s: %v", d.Source, d.Findings)
+		}
+	}
+	// Every view of package report renders the monitor's documents.
+	for _, format := range report.Formats() {
+		var b bytes.Buffer
+		if err := report.Write(format, &b, res, report.Options{Rules: append(validator.Rules(), monitor.Rules()...)}); err != nil || b.Len() == 0 {
+			t.Errorf("%s: %v", format, err)
+		}
+		if !strings.Contains(b.String(), "RM123") {
+			t.Errorf("%s: RM123 is not in the report", format)
 		}
 	}
 }
