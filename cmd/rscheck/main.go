@@ -1,12 +1,13 @@
 // Command rscheck checks ResourceSync (ANSI/NISO Z39.99-2017) documents
-// for conformance: it validates files, URLs or standard input, or explores
-// a whole Source, and writes a report as text, JSON, HTML, JUnit XML or
-// SARIF.
+// for conformance: it validates files, URLs or standard input, explores a
+// whole Source, or monitors its notification channels, and writes a
+// report as text, JSON, HTML, JUnit XML or SARIF.
 //
 // Usage:
 //
 //	rscheck validate [flags] FILE|URL|- ...
 //	rscheck explore [flags] URL
+//	rscheck monitor [flags] URL --listen ADDR --public-url URL
 //	rscheck rules [--format text|json|md]
 //	rscheck explain ID
 //	rscheck version
