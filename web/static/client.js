@@ -45,7 +45,6 @@ export class Checker {
   /** @type {Map<number, AbortController>} */
   #fetches = new Map();
   #ready;
-  #fatal = null;
 
   /**
    * Starts the worker. The module loads in the background; requests wait
@@ -205,7 +204,6 @@ export class Checker {
   }
 
   #die(message, fail) {
-    this.#fatal = message;
     fail(new CheckError(message, 'fatal'));
     for (const p of this.#pending.values()) {
       p.done?.();
