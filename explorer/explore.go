@@ -25,7 +25,8 @@ const (
 // Options configure Explore. The zero value explores with net/http, four
 // requests at a time, and the default limits.
 type Options struct {
-	// Fetcher performs the requests; nil means an HTTPFetcher. Explore
+	// Fetcher performs the requests; nil means an HTTPFetcher (natively;
+	// in a browser it must be set). Explore
 	// wraps it (see NewFetcher): it need not be polite, cap sizes, time
 	// out, follow redirects or remember responses.
 	Fetcher Fetcher
@@ -94,7 +95,7 @@ func (o *Options) norm() Options {
 		n = *o
 	}
 	if n.Fetcher == nil {
-		n.Fetcher = &HTTPFetcher{UserAgent: n.UserAgent}
+		n.Fetcher = defaultFetcher(n.UserAgent)
 	}
 	if n.Concurrency <= 0 {
 		n.Concurrency = DefaultConcurrency
