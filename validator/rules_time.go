@@ -7,12 +7,12 @@ import (
 )
 
 // timeOf returns the parsed value of a time attribute, if present and valid.
-func timeOf(el *Element, attr string) (time.Time, *xmlscan.Attr, bool) {
+func (p *Pass) timeOf(el *Element, attr string) (time.Time, *xmlscan.Attr, bool) {
 	a := el.Attr(attr)
 	if a == nil {
 		return time.Time{}, nil, false
 	}
-	d, err := ParseDatetime(a.Value)
+	d, err := p.datetime(a.Value)
 	if err != nil {
 		return time.Time{}, a, false
 	}
@@ -34,8 +34,8 @@ var (
 		Doc: "completed is not earlier than at: a snapshot completes after it starts.",
 		Run: func(p *Pass) {
 			check := func(md *Element) {
-				at, _, ok1 := timeOf(md, "at")
-				c, ca, ok2 := timeOf(md, "completed")
+				at, _, ok1 := p.timeOf(md, "at")
+				c, ca, ok2 := p.timeOf(md, "completed")
 				if ok1 && ok2 && c.Before(at) {
 					p.ReportAttrf(md, ca, "completed=%q is earlier than at=%q; the snapshot cannot complete before it starts", ca.Value, md.Value("at"))
 				}
@@ -48,8 +48,8 @@ var (
 		Doc: "until is not earlier than from: the period covered has a positive length.",
 		Run: func(p *Pass) {
 			check := func(md *Element) {
-				f, _, ok1 := timeOf(md, "from")
-				u, ua, ok2 := timeOf(md, "until")
+				f, _, ok1 := p.timeOf(md, "from")
+				u, ua, ok2 := p.timeOf(md, "until")
 				if ok1 && ok2 && u.Before(f) {
 					p.ReportAttrf(md, ua, "until=%q is earlier than from=%q; the period covered would end before it starts", ua.Value, md.Value("from"))
 				}
@@ -65,8 +65,8 @@ var (
 			if !isChangeOrdered(d.Kind) || d.MD == nil {
 				return
 			}
-			from, _, hasFrom := timeOf(d.MD, "from")
-			until, _, hasUntil := timeOf(d.MD, "until")
+			from, _, hasFrom := p.timeOf(d.MD, "from")
+			until, _, hasUntil := p.timeOf(d.MD, "until")
 			if !hasFrom && !hasUntil {
 				return
 			}
@@ -74,7 +74,7 @@ var (
 				if e.MD == nil {
 					return
 				}
-				t, a, ok := timeOf(e.MD, "datetime")
+				t, a, ok := p.timeOf(e.MD, "datetime")
 				switch {
 				case !ok:
 				case hasFrom && t.Before(from):
@@ -152,7 +152,7 @@ var (
 					have = false
 					return
 				}
-				f, fa, okF := timeOf(e.MD, "from")
+				f, fa, okF := p.timeOf(e.MD, "from")
 				if have && okF {
 					switch {
 					case f.After(prevUntil):
@@ -161,7 +161,7 @@ var (
 						p.ReportAttrf(e.MD, fa, "from=%q overlaps entry %d, which ends at %s; consecutive parts should cover consecutive periods", fa.Value, prevN, fmtTime(prevUntil))
 					}
 				}
-				prevUntil, _, have = timeOf(e.MD, "until")
+				prevUntil, _, have = p.timeOf(e.MD, "until")
 				prevN = e.N
 			})
 		},
@@ -174,9 +174,9 @@ var (
 			if (d.Kind != ResourceList && d.Kind != ResourceDumpManifest) || d.MD == nil {
 				return
 			}
-			end, a, ok := timeOf(d.MD, "completed")
+			end, a, ok := p.timeOf(d.MD, "completed")
 			if !ok {
-				if end, a, ok = timeOf(d.MD, "at"); !ok {
+				if end, a, ok = p.timeOf(d.MD, "at"); !ok {
 					return
 				}
 			}
@@ -184,7 +184,7 @@ var (
 				if e.Lastmod == nil {
 					return
 				}
-				if lm, err := ParseDatetime(e.Lastmod.Text); err == nil && lm.Time.After(end) {
+				if lm, err := p.datetime(e.Lastmod.Text); err == nil && lm.Time.After(end) {
 					p.ReportTextf(e.Lastmod, "<lastmod> %s is later than the snapshot's %s=%q; a snapshot cannot hold a state the resource reached afterwards", fmtTime(lm.Time), a.Name.Local, a.Value)
 				}
 			})
@@ -198,7 +198,7 @@ var (
 			if (d.Kind != ChangeListIndex && d.Kind != ChangeDumpIndex) || d.MD == nil {
 				return
 			}
-			until, ua, ok := timeOf(d.MD, "until")
+			until, ua, ok := p.timeOf(d.MD, "until")
 			if !ok {
 				return
 			}
@@ -206,7 +206,7 @@ var (
 				if e.MD == nil || !e.MD.Has("from") {
 					return
 				}
-				pu, pua, ok := timeOf(e.MD, "until")
+				pu, pua, ok := p.timeOf(e.MD, "until")
 				switch {
 				case pua == nil:
 					p.Reportf(e.MD, "the index is closed (until=%q) but this part is open (no until); a closed index only groups closed parts", ua.Value)
@@ -224,16 +224,16 @@ var (
 			if (d.Kind != ResourceListIndex && d.Kind != ResourceDump && d.Kind != ResourceDumpIndex) || d.MD == nil {
 				return
 			}
-			at, _, okAt := timeOf(d.MD, "at")
-			completed, _, okC := timeOf(d.MD, "completed")
+			at, _, okAt := p.timeOf(d.MD, "at")
+			completed, _, okC := p.timeOf(d.MD, "completed")
 			p.OnEntry(func(e *Entry) {
 				if e.MD == nil {
 					return
 				}
-				if t, a, ok := timeOf(e.MD, "at"); ok && okAt && t.Before(at) {
+				if t, a, ok := p.timeOf(e.MD, "at"); ok && okAt && t.Before(at) {
 					p.ReportAttrf(e.MD, a, "at=%q is before the document's at=%q; a part's snapshot cannot start before the whole snapshot", a.Value, d.MD.Value("at"))
 				}
-				if t, a, ok := timeOf(e.MD, "completed"); ok && okC && t.After(completed) {
+				if t, a, ok := p.timeOf(e.MD, "completed"); ok && okC && t.After(completed) {
 					p.ReportAttrf(e.MD, a, "completed=%q is after the document's completed=%q; the whole snapshot completes when its last part does", a.Value, d.MD.Value("completed"))
 				}
 			})
@@ -262,7 +262,7 @@ func chronological(p *Pass, order string) {
 		if e.MD == nil {
 			return
 		}
-		t, a, ok := timeOf(e.MD, "datetime")
+		t, a, ok := p.timeOf(e.MD, "datetime")
 		if !ok {
 			return
 		}
@@ -282,7 +282,7 @@ func periodOrder(p *Pass) {
 		if e.MD == nil {
 			return
 		}
-		t, a, ok := timeOf(e.MD, "from")
+		t, a, ok := p.timeOf(e.MD, "from")
 		if !ok {
 			return
 		}

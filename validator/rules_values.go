@@ -10,42 +10,10 @@ import (
 // timeAttrs are the attributes whose value is a W3C Datetime (§7).
 var timeAttrs = []string{"at", "completed", "from", "until", "datetime", "modified"}
 
-// forEachRS calls fn for every rs:md and rs:ln of the document: the
-// document-level ones at once, the entries' ones as entries arrive.
-func forEachRS(p *Pass, fn func(el *Element)) {
-	for _, el := range append([]*Element{p.Doc.MD}, p.Doc.Links...) {
-		if el != nil {
-			fn(el)
-		}
-	}
-	p.OnEntry(func(e *Entry) {
-		if e.MD != nil {
-			fn(e.MD)
-		}
-		for _, l := range e.Links {
-			fn(l)
-		}
-	})
-}
-
 // forEachAttr calls fn for every unprefixed attribute of every rs:md and
-// rs:ln whose local name is one of names. It runs for every entry of
-// 50,000-entry documents: names are compared, not looked up in a map.
+// rs:ln whose local name is one of names (see Pass.OnAttr).
 func forEachAttr(p *Pass, names []string, fn func(el *Element, a *xmlscan.Attr)) {
-	forEachRS(p, func(el *Element) {
-		for i := range el.Attrs {
-			a := &el.Attrs[i]
-			if a.Name.Space != "" {
-				continue
-			}
-			for _, n := range names {
-				if a.Name.Local == n {
-					fn(el, a)
-					break
-				}
-			}
-		}
-	})
+	p.OnAttr(fn, names...)
 }
 
 // Value rules (§7).

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -176,6 +177,8 @@ type run struct {
 	// The rules goroutine's state.
 	headerDone bool
 	passes     []*Pass
+	onAttr     [len(attrNames)][]func(*Element, *xmlscan.Attr)
+	anyAttr    bool
 	memo       memo
 }
 
@@ -397,6 +400,11 @@ func (rn *run) read(r io.Reader, schema schemaStep) error {
 // startRules starts the goroutine that runs the rules on what the reader
 // hands it: on two cores, reading and checking overlap.
 func (rn *run) startRules() {
+	if inline {
+		rn.batch = &batch{}
+		rn.spare = make(chan []*Entry, 8)
+		return
+	}
 	rn.work = make(chan *batch, 4)
 	rn.spare = make(chan []*Entry, 8)
 	rn.done = make(chan struct{})
@@ -412,9 +420,14 @@ func (rn *run) startRules() {
 // stopRules hands over what is left and waits for the rules goroutine.
 func (rn *run) stopRules() {
 	rn.flush()
+	if inline {
+		return
+	}
 	close(rn.work)
 	<-rn.done
 }
+
+const inline = runtime.GOARCH == "wasm"
 
 // flush hands the current batch to the rules goroutine.
 func (rn *run) flush() {
@@ -422,7 +435,11 @@ func (rn *run) flush() {
 	if !b.header && len(b.entries) == 0 && b.end == nil && len(b.late) == 0 {
 		return
 	}
-	rn.work <- b
+	if inline {
+		rn.rulesBatch(b)
+	} else {
+		rn.work <- b
+	}
 	rn.batch = &batch{}
 }
 
@@ -469,6 +486,10 @@ func (rn *run) rulesBatch(b *batch) {
 		rn.header()
 	}
 	for _, e := range b.entries {
+		rn.attrs(e.MD)
+		for _, l := range e.Links {
+			rn.attrs(l)
+		}
 		for _, p := range rn.passes {
 			for _, fn := range p.onEntry {
 				fn(e)
@@ -649,6 +670,28 @@ func (rn *run) header() {
 		r.Run(p)
 		if len(p.onEntry) > 0 || len(p.onEnd) > 0 {
 			rn.passes = append(rn.passes, p)
+		}
+	}
+	rn.attrs(d.MD)
+	for _, l := range d.Links {
+		rn.attrs(l)
+	}
+}
+
+// attrs calls the OnAttr handlers for the attributes of el.
+func (rn *run) attrs(el *Element) {
+	if el == nil || !rn.anyAttr {
+		return
+	}
+	for i := range el.Attrs {
+		a := &el.Attrs[i]
+		if a.Name.Space != "" {
+			continue
+		}
+		if k := attrIndex(a.Name.Local); k >= 0 {
+			for _, fn := range rn.onAttr[k] {
+				fn(el, a)
+			}
 		}
 	}
 }

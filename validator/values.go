@@ -68,7 +68,7 @@ func hashLooksRight(v string) bool {
 		item := v[i:j]
 		i = j
 		alg, digest, ok := strings.Cut(item, ":")
-		want, known := HashAlgorithms[alg]
+		want, known := hexLen(alg)
 		if !ok || !known || len(digest) != want || !isHex(digest) || n == len(seen) {
 			return false
 		}
@@ -184,12 +184,37 @@ func suggestHashAlg(alg string) string {
 
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		if !hexDigit[s[i]] {
 			return false
 		}
 	}
 	return s != ""
+}
+
+// hexDigit marks the hexadecimal digits: a table lookup per byte is the
+// cheapest test, also in WebAssembly.
+var hexDigit = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return t
+}()
+
+// hexLen returns the length of a hex digest of a registered algorithm,
+// without hashing the name (the common case of hashLooksRight).
+func hexLen(alg string) (int, bool) {
+	switch alg {
+	case "md5", "md2":
+		return 32, true
+	case "sha-1":
+		return 40, true
+	case "sha-256":
+		return 64, true
+	case "sha-512":
+		return 128, true
+	}
+	n, ok := HashAlgorithms[alg]
+	return n, ok
 }
 
 // topLevelTypes are the registered top-level media types (RFC 6838 and
