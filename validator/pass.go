@@ -22,6 +22,12 @@ func (p *Pass) Rule() *Rule { return p.rule }
 // register several handlers; they run in registration order.
 func (p *Pass) OnEntry(fn func(e *Entry)) { p.onEntry = append(p.onEntry, fn) }
 
+// OnLink registers fn to be called for every <rs:ln> of every entry, with
+// its trimmed rel value. Entries without links cost these rules nothing.
+func (p *Pass) OnLink(fn func(e *Entry, l *Element, rel string)) {
+	p.run.onLink = append(p.run.onLink, fn)
+}
+
 // OnAttr registers fn to be called for every unprefixed attribute named
 // one of names on the rs:md and rs:ln elements of the document: the
 // document-level ones once the rules have started, then each entry's. The
@@ -37,6 +43,12 @@ func (p *Pass) OnAttr(fn func(el *Element, a *xmlscan.Attr), names ...string) {
 		p.run.onAttr[i] = append(p.run.onAttr[i], fn)
 		p.run.anyAttr = true
 	}
+}
+
+// isEntryMD reports whether el is the rs:md of an entry (not of the
+// document), for OnAttr handlers.
+func (p *Pass) isEntryMD(el *Element) bool {
+	return el.Name.Local == "md" && el.parent != &p.Doc.Root
 }
 
 // attrNames are the attributes OnAttr can dispatch on: those of rs:md and

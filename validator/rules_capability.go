@@ -3,6 +3,8 @@ package validator
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rscheck/rscheck/validator/xmlscan"
 )
 
 // timeRow returns the Appendix A row of the document, and whether the
@@ -81,18 +83,21 @@ var (
 			if !ok {
 				return
 			}
-			p.OnEntry(func(e *Entry) {
-				if e.MD == nil {
+			p.OnAttr(func(el *Element, a *xmlscan.Attr) {
+				attr := a.Name.Local
+				req := row.ChildFrom
+				if attr == "at" || attr == "completed" {
+					req = row.ChildAt
+				}
+				if !p.isEntryMD(el) || req != Forbidden {
 					return
 				}
-				checkTimeAttrs(p, e.MD, row.ChildAt, row.ChildFrom, Forbidden, func(attr string) string {
-					msg := fmt.Sprintf("the entries of %s do not use the %s attribute (Appendix A)", docName(d), attr)
-					if d.Kind == ResourceList && (attr == "at" || attr == "completed") {
-						msg += "; if this document lists Resource Lists, it is a Resource List Index and its root must be <sitemapindex>"
-					}
-					return msg
-				})
-			})
+				msg := fmt.Sprintf("the entries of %s do not use the %s attribute (Appendix A)", docName(d), attr)
+				if d.Kind == ResourceList && (attr == "at" || attr == "completed") {
+					msg += "; if this document lists Resource Lists, it is a Resource List Index and its root must be <sitemapindex>"
+				}
+				p.ReportAttrf(el, a, "%s", msg)
+			}, "at", "completed", "from", "until")
 		},
 	}
 	ruleChildFromRecommended = &Rule{
@@ -194,11 +199,11 @@ var (
 			case ChangeList, ChangeDumpManifest, ChangeNotification, FrameworkNotification:
 				return
 			}
-			p.OnEntry(func(e *Entry) {
-				if e.MD != nil && e.MD.Has("change") {
-					p.ReportAttrf(e.MD, e.MD.Attr("change"), "%s does not describe changes; the change attribute is used in Change Lists, Change Dump Manifests and notifications", docName(d))
+			p.OnAttr(func(el *Element, a *xmlscan.Attr) {
+				if p.isEntryMD(el) {
+					p.ReportAttrf(el, a, "%s does not describe changes; the change attribute is used in Change Lists, Change Dump Manifests and notifications", docName(d))
 				}
-			})
+			}, "change")
 		},
 	}
 	rulePathRequired = &Rule{
@@ -231,11 +236,11 @@ var (
 			if d.Kind == Unknown || d.Kind == Sitemap || d.Kind == SitemapIndex {
 				return
 			}
-			p.OnEntry(func(e *Entry) {
-				if e.MD != nil && e.MD.Has("path") {
-					p.ReportAttrf(e.MD, e.MD.Attr("path"), "path locates a bitstream in a ZIP package; it is only used in Resource Dump Manifests and Change Dump Manifests, not in %s", docName(d))
+			p.OnAttr(func(el *Element, a *xmlscan.Attr) {
+				if p.isEntryMD(el) {
+					p.ReportAttrf(el, a, "path locates a bitstream in a ZIP package; it is only used in Resource Dump Manifests and Change Dump Manifests, not in %s", docName(d))
 				}
-			})
+			}, "path")
 		},
 	}
 	ruleManifestType = &Rule{

@@ -4,14 +4,8 @@ import (
 	"strings"
 )
 
-// forEachEntryLink calls fn for every link of every entry.
-func forEachEntryLink(p *Pass, fn func(e *Entry, l *Element, rel string)) {
-	p.OnEntry(func(e *Entry) {
-		for _, l := range e.Links {
-			fn(e, l, strings.TrimSpace(l.Value("rel")))
-		}
-	})
-}
+// forEachEntryLink calls fn for every link of every entry (see Pass.OnLink).
+func forEachEntryLink(p *Pass, fn func(e *Entry, l *Element, rel string)) { p.OnLink(fn) }
 
 // Linking to related resources (§14) and links with a structural role.
 var (
@@ -173,10 +167,12 @@ var (
 		ID: "RS512", Name: "one-via-link", Severity: Warning, Spec: specRepublish,
 		Doc: "A republished resource has one via link, to the original Source: aggregators in a chain keep it rather than adding their own.",
 		Run: func(p *Pass) {
-			p.OnEntry(func(e *Entry) {
-				vias := e.LinksRel("via")
-				if len(vias) > 1 {
-					p.Reportf(vias[1], "this entry has %d rel=\"via\" links; an aggregator should maintain only the existing via link, which points to the resource at the original Source", len(vias))
+			p.OnLink(func(e *Entry, l *Element, rel string) {
+				if rel != "via" {
+					return
+				}
+				if vias := e.LinksRel("via"); len(vias) > 1 && vias[1] == l {
+					p.Reportf(l, "this entry has %d rel=\"via\" links; an aggregator should maintain only the existing via link, which points to the resource at the original Source", len(vias))
 				}
 			})
 		},

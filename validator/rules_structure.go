@@ -2,6 +2,8 @@ package validator
 
 import (
 	"strings"
+
+	"github.com/rscheck/rscheck/validator/xmlscan"
 )
 
 // XML-level rules. Their findings are produced by the driver, not by a Run
@@ -171,19 +173,11 @@ var (
 		ID: "RS107", Name: "capability-whitespace", Severity: Error, Spec: specFormats,
 		Doc: "Capability values must be written exactly, without surrounding whitespace.",
 		Run: func(p *Pass) {
-			check := func(md *Element) {
-				if a := md.Attr("capability"); a != nil && a.Value != strings.TrimSpace(a.Value) {
-					p.ReportAttrf(md, a, "capability %q has surrounding whitespace; Destinations compare the value exactly", a.Value)
+			p.OnAttr(func(el *Element, a *xmlscan.Attr) {
+				if el.Name.Local == "md" && a.Value != strings.TrimSpace(a.Value) {
+					p.ReportAttrf(el, a, "capability %q has surrounding whitespace; Destinations compare the value exactly", a.Value)
 				}
-			}
-			if p.Doc.MD != nil {
-				check(p.Doc.MD)
-			}
-			p.OnEntry(func(e *Entry) {
-				if e.MD != nil {
-					check(e.MD)
-				}
-			})
+			}, "capability")
 		},
 	}
 	ruleIndexAllowed = &Rule{
@@ -260,11 +254,7 @@ var (
 			for _, l := range p.Doc.Links {
 				check(l)
 			}
-			p.OnEntry(func(e *Entry) {
-				for _, l := range e.Links {
-					check(l)
-				}
-			})
+			p.OnLink(func(_ *Entry, l *Element, _ string) { check(l) })
 		},
 	}
 )

@@ -33,28 +33,27 @@ var (
 		ID: "RS401", Name: "at-before-completed", Severity: Error, Spec: specFormats,
 		Doc: "completed is not earlier than at: a snapshot completes after it starts.",
 		Run: func(p *Pass) {
-			check := func(md *Element) {
+			// Only elements with a completed attribute can break the rule.
+			p.OnAttr(func(md *Element, _ *xmlscan.Attr) {
 				at, _, ok1 := p.timeOf(md, "at")
 				c, ca, ok2 := p.timeOf(md, "completed")
 				if ok1 && ok2 && c.Before(at) {
 					p.ReportAttrf(md, ca, "completed=%q is earlier than at=%q; the snapshot cannot complete before it starts", ca.Value, md.Value("at"))
 				}
-			}
-			forEachMD(p, check)
+			}, "completed")
 		},
 	}
 	ruleFromUntil = &Rule{
 		ID: "RS402", Name: "from-before-until", Severity: Error, Spec: specFormats,
 		Doc: "until is not earlier than from: the period covered has a positive length.",
 		Run: func(p *Pass) {
-			check := func(md *Element) {
+			p.OnAttr(func(md *Element, _ *xmlscan.Attr) {
 				f, _, ok1 := p.timeOf(md, "from")
 				u, ua, ok2 := p.timeOf(md, "until")
 				if ok1 && ok2 && u.Before(f) {
 					p.ReportAttrf(md, ua, "until=%q is earlier than from=%q; the period covered would end before it starts", ua.Value, md.Value("from"))
 				}
-			}
-			forEachMD(p, check)
+			}, "until")
 		},
 	}
 	ruleDatetimeInPeriod = &Rule{
@@ -240,18 +239,6 @@ var (
 		},
 	}
 )
-
-// forEachMD calls fn for the document-level rs:md and every entry's rs:md.
-func forEachMD(p *Pass, fn func(md *Element)) {
-	if p.Doc.MD != nil {
-		fn(p.Doc.MD)
-	}
-	p.OnEntry(func(e *Entry) {
-		if e.MD != nil {
-			fn(e.MD)
-		}
-	})
-}
 
 // chronological reports entries whose datetime is earlier than that of
 // the latest preceding entry that has one.

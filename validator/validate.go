@@ -178,6 +178,7 @@ type run struct {
 	headerDone bool
 	passes     []*Pass
 	onAttr     [len(attrNames)][]func(*Element, *xmlscan.Attr)
+	onLink     []func(*Entry, *Element, string)
 	anyAttr    bool
 	memo       memo
 }
@@ -489,6 +490,12 @@ func (rn *run) rulesBatch(b *batch) {
 		rn.attrs(e.MD)
 		for _, l := range e.Links {
 			rn.attrs(l)
+			if len(rn.onLink) > 0 {
+				rel := strings.TrimSpace(l.Value("rel"))
+				for _, fn := range rn.onLink {
+					fn(e, l, rel)
+				}
+			}
 		}
 		for _, p := range rn.passes {
 			for _, fn := range p.onEntry {
