@@ -500,18 +500,15 @@ var (
 			// 64-bit keys instead of the URIs: 50,000 entries cost about
 			// 1 MB instead of several, and a collision (about 1e-10 at
 			// that size) would at worst make one false duplicate warning.
-			first := map[uint64]int32{}
+			var first keySet
 			p.OnEntry(func(e *Entry) {
 				loc := e.LocText()
 				if loc == "" {
 					return
 				}
-				k := fnv64a(loc)
-				if n, dup := first[k]; dup {
+				if n, dup := first.add(fnv64a(loc), int32(e.N)); dup {
 					p.ReportTextf(e.Loc, "%s is already listed by entry %d; %s lists each %s once", loc, n, docName(d), entryNoun(d))
-					return
 				}
-				first[k] = int32(e.N)
 			})
 		},
 	}
@@ -594,4 +591,45 @@ func fnv64a(s string) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// keySet maps 64-bit keys (already hashes) to the entry that had them
+// first: an open-addressing table with linear probing, because Go maps
+// hash even integer keys, slowly in WebAssembly.
+type keySet struct {
+	keys  []uint64 // 0 marks a free slot (key 0 is stored as 1)
+	vals  []int32
+	count int
+}
+
+// add records k for entry n, or returns the entry that recorded it first.
+func (s *keySet) add(k uint64, n int32) (int32, bool) {
+	if k == 0 {
+		k = 1
+	}
+	if 2*(s.count+1) > len(s.keys) {
+		s.grow()
+	}
+	mask := uint64(len(s.keys) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch s.keys[i] {
+		case 0:
+			s.keys[i], s.vals[i] = k, n
+			s.count++
+			return 0, false
+		case k:
+			return s.vals[i], true
+		}
+	}
+}
+
+func (s *keySet) grow() {
+	old, oldVals := s.keys, s.vals
+	size := max(1024, 2*len(old))
+	s.keys, s.vals, s.count = make([]uint64, size), make([]int32, size), 0
+	for i, k := range old {
+		if k != 0 {
+			s.add(k, oldVals[i])
+		}
+	}
 }
