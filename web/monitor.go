@@ -144,7 +144,7 @@ func NewMonitorServer(o MonitorOptions) (*MonitorServer, error) {
 	s.rulesDoc = rulesJSON(s.rules)
 
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /monitor/status", s.serveStatus)
+	mux.HandleFunc("GET /monitor/status.json", s.serveStatus)
 	mux.HandleFunc("GET /monitor/rules", s.local(s.serveRules))
 	mux.HandleFunc("POST /monitor/sessions", s.local(s.serveCreate))
 	mux.HandleFunc("GET /monitor/sessions/{id}", s.local(s.withSession(s.serveSession)))
@@ -178,18 +178,15 @@ func (s *MonitorServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // WithMonitor serves app, and the monitor's paths (/monitor/, /websub/)
-// with ms. With ms nil, GET /monitor/status says that monitoring is off,
-// so that the page can explain how to turn it on.
+// with ms. With ms nil it is app, whose static/monitor/status.json says
+// that monitoring is off, so that the page explains how to turn it on;
+// so does any other server of the app's files.
 func WithMonitor(app http.Handler, ms *MonitorServer) http.Handler {
+	if ms == nil {
+		return app
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/", app)
-	if ms == nil {
-		mux.HandleFunc("GET /monitor/status", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Cache-Control", "no-store")
-			writeJSON(w, http.StatusOK, map[string]any{"enabled": false})
-		})
-		return mux
-	}
 	mux.Handle("/monitor/", ms)
 	mux.Handle("/websub/", ms)
 	return mux

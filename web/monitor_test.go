@@ -233,7 +233,7 @@ func kind(k string) func(sse) bool { return func(e sse) bool { return e.Event ==
 func TestMonitorSession(t *testing.T) {
 	f := newMonitorFixture(t, MonitorOptions{}, nil)
 	var st map[string]any
-	if f.call("GET", "/monitor/status", nil, &st); st["enabled"] != true || st["allowed"] != true || st["callbackURL"] != f.srv.URL+"/websub/" {
+	if f.call("GET", "/monitor/status.json", nil, &st); st["enabled"] != true || st["allowed"] != true || st["callbackURL"] != f.srv.URL+"/websub/" {
 		t.Errorf("status %v", st)
 	}
 	in := f.create()
@@ -451,7 +451,7 @@ func TestMonitorLocalOnly(t *testing.T) {
 			}
 		}
 	}
-	if w := serve("GET", "/monitor/status", there, "192.0.2.1:8080", nil); !strings.Contains(w.Body.String(), `"allowed":false`) ||
+	if w := serve("GET", "/monitor/status.json", there, "192.0.2.1:8080", nil); !strings.Contains(w.Body.String(), `"allowed":false`) ||
 		strings.Contains(w.Body.String(), "callbackURL") {
 		t.Errorf("status for another machine: %s", w.Body)
 	}
@@ -476,12 +476,14 @@ func TestMonitorLocalOnly(t *testing.T) {
 	}
 }
 
-// TestMonitorOff: without a MonitorServer, the status says so.
+// TestMonitorOff: without a MonitorServer, the app's files say that
+// monitoring is off.
 func TestMonitorOff(t *testing.T) {
-	h := WithMonitor(http.NotFoundHandler(), nil)
+	h := WithMonitor(NewHandler(Options{}), nil)
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/monitor/status", nil))
-	if w.Code != 200 || strings.TrimSpace(w.Body.String()) != `{"enabled":false}` {
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/monitor/status.json", nil))
+	var st map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &st); w.Code != 200 || err != nil || st["enabled"] != false {
 		t.Errorf("status: %d %s", w.Code, w.Body)
 	}
 }

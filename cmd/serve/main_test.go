@@ -128,7 +128,7 @@ func TestMonitorShutdown(t *testing.T) {
 	addr, stop := start(t, "--monitor")
 	base := "http://" + addr
 
-	resp, err := http.Get(base + "/monitor/status")
+	resp, err := http.Get(base + "/monitor/status.json")
 	if err != nil {
 		t.Fatal(err)
 	}
