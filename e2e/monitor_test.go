@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/rscheck/rscheck/explorer/monitor/monitortest"
@@ -133,8 +134,40 @@ func TestMonitor(t *testing.T) {
 	if st := hub.Stats(); st.Unsubscribes != 2 {
 		t.Errorf("after Stop the hub counts %d unsubscriptions, want 2", st.Unsubscribes)
 	}
-	if !eval[bool](t, ctx, `document.getElementById('monitor-stop').disabled && !document.getElementById('monitor-dl-html').disabled`) {
-		t.Error("after Stop: Stop should be disabled, the report still downloadable")
+	if !eval[bool](t, ctx, `document.getElementById('monitor-stop').disabled`) {
+		t.Error("Stop is still enabled after the monitoring ended")
+	}
+
+	// The report stays while the page is open: it has the defect.
+	dir := t.TempDir()
+	progress := chromedp.Events(ctx, cdpbrowser.DownloadProgress)
+	do(t, ctx,
+		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			events := true
+			_, err := chromedp.Call(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+				Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &events,
+			})
+			return err
+		}),
+		chromedp.Click(chromedp.ID("monitor-dl-html")),
+	)
+	for ev, err := range progress {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.State == cdpbrowser.DownloadProgressStateCanceled {
+			t.Fatal("the download was cancelled")
+		}
+		if ev.State == cdpbrowser.DownloadProgressStateCompleted {
+			b, err := os.ReadFile(filepath.Join(dir, ev.GUID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "<html") || !strings.Contains(string(b), bad.Rules()[0]) {
+				t.Errorf("the downloaded report (%d bytes) is not HTML with %s", len(b), bad.Rules()[0])
+			}
+			break
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -383,12 +384,15 @@ func (s *MonitorServer) serveSubscribe(w http.ResponseWriter, r *http.Request, s
 	writeJSON(w, http.StatusAccepted, ss.info())
 }
 
+// stopWait is how long a stop request waits for the unsubscriptions.
+const stopWait = 30 * time.Second
+
 // serveStop unsubscribes and ends the monitoring; it answers once the
 // hubs have verified the unsubscriptions (200), or 202 when that takes
-// longer than the request may wait.
+// longer than stopWait.
 func (s *MonitorServer) serveStop(w http.ResponseWriter, r *http.Request, ss *session) {
 	ss.stop("stopped from the page")
-	t := time.NewTimer(30 * time.Second)
+	t := time.NewTimer(stopWait)
 	defer t.Stop()
 	select {
 	case <-ss.ended:
@@ -425,20 +429,20 @@ func (s *MonitorServer) serveReport(w http.ResponseWriter, r *http.Request, ss *
 		return
 	}
 	res.Version = s.o.Version
+	// The report is rendered whole before anything is sent, so that a
+	// failure is an error answer and not a truncated file.
+	var b bytes.Buffer
+	if err := report.Write(format, &b, res, report.Options{Rules: s.rules}); err != nil {
+		apiError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
 	ct := reportTypes[format]
 	if ct[0] == "" {
 		ct = [2]string{"application/octet-stream", format}
 	}
 	w.Header().Set("Content-Type", ct[0])
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="rscheck-monitor-%s.%s"`, fileName(ss.start), ct[1]))
-	// The report is rendered whole before anything is sent, so that a
-	// failure is an error answer and not a truncated file.
-	var b strings.Builder
-	if err := report.Write(format, &b, res, report.Options{Rules: s.rules}); err != nil {
-		apiError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	w.Write([]byte(b.String()))
+	w.Write(b.Bytes())
 }
 
 // serveCallback passes a hub's request to the monitor of the session

@@ -38,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rscheck/rscheck/explorer/monitor"
 	"github.com/rscheck/rscheck/web"
 )
 
@@ -139,16 +140,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
 	if ms != nil {
 		// Unsubscribe first, while the callbacks still answer the hubs'
 		// verifications; this also ends the pages' event streams, which
 		// Shutdown would wait for.
-		if err := ms.Close(sctx); err != nil {
+		mctx, cancel := context.WithTimeout(context.Background(), monitor.DefaultUnsubscribeTimeout+5*time.Second)
+		err := ms.Close(mctx)
+		cancel()
+		if err != nil {
 			fmt.Fprintf(stderr, "serve: the monitor did not stop in time: %v\n", err)
 		}
 	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
