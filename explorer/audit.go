@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"hash"
 	"io"
-	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -77,7 +76,7 @@ func (c *crawler) auditOne(it *auditItem) (fs []validator.Finding, reached bool)
 	}
 	// identity: the hash and length describe the representation itself,
 	// not a compressed transfer of it.
-	resp, err := c.f.Fetch(c.ctx, &Request{URL: it.uri, Header: http.Header{"Accept-Encoding": {"identity"}}})
+	resp, err := c.f.Fetch(c.ctx, &Request{URL: it.uri, Header: Header{"Accept-Encoding": {"identity"}}})
 	if err != nil {
 		if c.ctx.Err() != nil {
 			return nil, false
@@ -144,7 +143,7 @@ func (c *crawler) auditOne(it *auditItem) (fs []validator.Finding, reached bool)
 		}
 	}
 	if lm := resp.Header.Get("Last-Modified"); lm != "" {
-		t, err := http.ParseTime(lm)
+		t, err := parseHTTPDate(lm)
 		if err != nil {
 			msg := "%s answers Last-Modified: %q, which is not an HTTP-date (such as \"Tue, 15 Nov 1994 08:12:31 GMT\")"
 			if _, werr := validator.ParseDatetime(lm); werr == nil {

@@ -1,3 +1,7 @@
+//go:build !js
+
+// Natively only: these tests crawl real HTTP servers on 127.0.0.1.
+
 package explorer_test
 
 import (

@@ -1,14 +1,13 @@
 package explorer
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"net/url"
 	"strings"
 
-	"github.com/temoto/robotstxt"
+	"github.com/jimsmart/grobotstxt"
 	"golang.org/x/net/html"
 
 	"github.com/rscheck/rscheck/validator"
@@ -394,28 +393,27 @@ func (c *crawler) examineRobots(d *Document, r io.Reader, robotsURL string) {
 		c.failed(d, err)
 		return
 	}
-	rd, err := robotstxt.FromBytes(data)
-	if err != nil {
-		d.Error = err.Error()
-		return
-	}
-	lines := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") {
-			v = strings.TrimSpace(v)
-			if i := strings.IndexByte(v, '#'); i >= 0 {
-				v = strings.TrimSpace(v[:i])
-			}
-			if _, seen := lines[v]; !seen {
-				lines[v] = n
-			}
-		}
-	}
+	// Google's own robots.txt parser (ported to Go): it reads files the
+	// way the major crawlers do, typos and all, and gives each directive's
+	// line.
 	base := parseURL(robotsURL)
-	for _, s := range rd.Sitemaps {
-		d.disc = append(d.disc, discLink{method: MethodRobots, target: resolve(base, s), at: pos{Line: lines[s], Col: 1}})
+	grobotstxt.Parse(string(data), &sitemapLines{fn: func(line int, s string) {
+		d.disc = append(d.disc, discLink{method: MethodRobots, target: resolve(base, s), at: pos{Line: line, Col: 1}})
+	}})
+}
+
+// sitemapLines collects the Sitemap directives of a robots.txt.
+type sitemapLines struct{ fn func(line int, value string) }
+
+func (h *sitemapLines) HandleRobotsStart()                      {}
+func (h *sitemapLines) HandleRobotsEnd()                        {}
+func (h *sitemapLines) HandleUserAgent(int, string)             {}
+func (h *sitemapLines) HandleAllow(int, string)                 {}
+func (h *sitemapLines) HandleDisallow(int, string)              {}
+func (h *sitemapLines) HandleUnknownAction(int, string, string) {}
+func (h *sitemapLines) HandleSitemap(line int, value string) {
+	if value != "" {
+		h.fn(line, value)
 	}
 }
 

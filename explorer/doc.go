@@ -11,8 +11,10 @@
 // http.RoundTripper's: safe for concurrent use, no redirects followed, a
 // nil error exactly when there is a response (a 404 is a response), the
 // caller closes the body, and ctx is honoured while waiting and while
-// reading. HTTPFetcher implements it on net/http, which under GOOS=js uses
-// the browser's fetch, so the same crawl runs natively and in a browser.
+// reading. HTTPFetcher implements it on net/http natively; in the browser
+// the page provides one (fetch, the bookmarklet's relay, the proxy), so the
+// same crawl runs in both places and the WebAssembly module carries no
+// HTTP client of its own.
 //
 // Behaviour is composed by wrapping Fetchers: Politely (requests in flight,
 // delay per host), FollowRedirects (at most 10, http and https only),

@@ -95,7 +95,7 @@ func (o *Options) norm() Options {
 		n = *o
 	}
 	if n.Fetcher == nil {
-		n.Fetcher = defaultFetcher(n.UserAgent)
+		n.Fetcher = DefaultFetcher(n.UserAgent)
 	}
 	if n.Concurrency <= 0 {
 		n.Concurrency = DefaultConcurrency

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -19,12 +18,12 @@ type Request struct {
 	// URL is the absolute http or https URL to fetch.
 	URL string
 	// Header holds extra request headers; nil for none.
-	Header http.Header
+	Header Header
 }
 
 func (r *Request) method() string {
 	if r.Method == "" {
-		return http.MethodGet
+		return methodGet
 	}
 	return r.Method
 }
@@ -37,7 +36,7 @@ type Response struct {
 	// StatusCode is the HTTP status code, such as 200 or 404.
 	StatusCode int
 	// Header holds the response headers.
-	Header http.Header
+	Header Header
 	// ContentLength is the Content-Length of the body as received, or -1
 	// when unknown (also when the transport decoded a content coding).
 	ContentLength int64
@@ -104,63 +103,6 @@ var ErrTooLarge = errors.New("response body too large")
 
 // ErrTooManyRedirects is returned by FollowRedirects after its limit.
 var ErrTooManyRedirects = errors.New("too many redirects")
-
-// HTTPFetcher is a Fetcher on net/http. Under GOOS=js net/http uses the
-// browser's fetch, so HTTPFetcher also works in a browser, where the
-// browser follows redirects and decodes content codings itself.
-//
-// HTTPFetcher leaves content decoding to the transport: a body sent with
-// Content-Encoding: gzip is decoded (and Response.Decoded set), while a
-// gzip file sent as such (a .xml.gz Sitemap, Content-Type
-// application/gzip) is returned as is, for validator.Validate to detect.
-// Nothing is ever decompressed twice.
-type HTTPFetcher struct {
-	// Client sends the requests; nil means http.DefaultClient's transport.
-	// Its CheckRedirect is not used: HTTPFetcher does not follow redirects.
-	// Set timeouts with Timeout rather than Client.Timeout, which also
-	// bounds the time to read the body.
-	Client *http.Client
-	// UserAgent, if set, is sent as the User-Agent header (browsers ignore it).
-	UserAgent string
-}
-
-// Fetch implements Fetcher.
-func (f *HTTPFetcher) Fetch(ctx context.Context, r *Request) (*Response, error) {
-	if err := checkScheme(r.URL); err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, r.method(), r.URL, nil)
-	if err != nil {
-		return nil, err
-	}
-	for k, vs := range r.Header {
-		req.Header[k] = append([]string(nil), vs...)
-	}
-	if f.UserAgent != "" && req.Header.Get("User-Agent") == "" {
-		req.Header.Set("User-Agent", f.UserAgent)
-	}
-	var c http.Client
-	if f.Client != nil {
-		c = *f.Client
-	}
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, unwrapURLError(err)
-	}
-	final := r.URL
-	if resp.Request != nil && resp.Request.URL != nil {
-		final = resp.Request.URL.String()
-	}
-	return &Response{
-		URL:           final,
-		StatusCode:    resp.StatusCode,
-		Header:        resp.Header,
-		ContentLength: resp.ContentLength,
-		Body:          resp.Body,
-		Decoded:       resp.Uncompressed,
-	}, nil
-}
 
 // unwrapURLError drops the *url.Error wrapper, whose message repeats the
 // method and URL that findings already give.
@@ -370,8 +312,8 @@ func FollowRedirects(f Fetcher, max int) Fetcher {
 			}
 			seen[to] = true
 			cur.URL = to
-			if resp.StatusCode == 303 && cur.Method != http.MethodHead {
-				cur.Method = http.MethodGet
+			if resp.StatusCode == 303 && cur.Method != methodHead {
+				cur.Method = methodGet
 			}
 		}
 	})

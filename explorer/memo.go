@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net/http"
 	"strconv"
 	"sync"
 )
@@ -84,7 +83,7 @@ func (m *memo) Fetch(ctx context.Context, req *Request) (*Response, error) {
 	e.resp = *resp
 	e.resp.Header = resp.Header.Clone()
 	e.resp.Body = nil
-	if req.method() == http.MethodHead {
+	if req.method() == methodHead {
 		e.ok = true // no body to keep
 		onClose(resp, func() { close(e.done) })
 		return resp, nil
@@ -135,9 +134,9 @@ func (t *teeBody) Close() error {
 	return err
 }
 
-// statusText is http.StatusText with the code, for messages.
+// statusText is the status code with its reason phrase, for messages.
 func statusText(code int) string {
-	if t := http.StatusText(code); t != "" {
+	if t := statusTexts[code]; t != "" {
 		return strconv.Itoa(code) + " " + t
 	}
 	return strconv.Itoa(code)

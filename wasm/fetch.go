@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -94,7 +93,7 @@ type jsFetcher struct{}
 func (jsFetcher) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Response, error) {
 	method := req.Method
 	if method == "" {
-		method = http.MethodGet
+		method = "GET"
 	}
 	ac, err := get(self, "AbortController").New()
 	if err != nil {
@@ -120,7 +119,7 @@ func (jsFetcher) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Re
 		return nil, classify(req.URL, fmt.Errorf("fetch: %w", err))
 	}
 	status, _ := num(res, "status")
-	resp := &explorer.Response{URL: req.URL, StatusCode: int(status), Header: http.Header{}, ContentLength: -1}
+	resp := &explorer.Response{URL: req.URL, StatusCode: int(status), Header: explorer.Header{}, ContentLength: -1}
 	if u := str(res, "url"); u != "" {
 		resp.URL = u
 	}
@@ -144,7 +143,7 @@ func (jsFetcher) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Re
 		fmt.Sscan(cl, &resp.ContentLength)
 	}
 	body := get(res, "body")
-	if body.IsNull() || body.IsUndefined() || method == http.MethodHead {
+	if body.IsNull() || body.IsUndefined() || method == "HEAD" {
 		resp.Body = &abortBody{ReadCloser: io.NopCloser(bytes.NewReader(nil)), ac: ac}
 		return resp, nil
 	}
@@ -243,7 +242,7 @@ func (r *relay) deliver(data safejs.Value) {
 func (r *relay) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Response, error) {
 	method := req.Method
 	if method == "" {
-		method = http.MethodGet
+		method = "GET"
 	}
 	ch := make(chan safejs.Value, 1)
 	r.mu.Lock()
@@ -268,7 +267,7 @@ func (r *relay) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Res
 		return nil, classify(req.URL, errors.New(msg))
 	}
 	status, _ := num(data, "status")
-	resp := &explorer.Response{URL: req.URL, StatusCode: int(status), Header: http.Header{}, ContentLength: -1}
+	resp := &explorer.Response{URL: req.URL, StatusCode: int(status), Header: explorer.Header{}, ContentLength: -1}
 	if u := str(data, "url"); u != "" {
 		resp.URL = u
 	}

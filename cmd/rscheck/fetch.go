@@ -50,7 +50,7 @@ func (f *fetcher) open(ctx context.Context, rawURL string) (io.ReadCloser, error
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("unsupported URL scheme %q: only http and https are fetched", u.Scheme)
 	}
-	resp, err := f.f.Fetch(ctx, &explorer.Request{URL: rawURL, Header: http.Header{
+	resp, err := f.f.Fetch(ctx, &explorer.Request{URL: rawURL, Header: explorer.Header{
 		"Accept": {"application/xml, text/xml;q=0.9, */*;q=0.1"},
 	}})
 	if err != nil {

@@ -221,7 +221,7 @@ type topicLinks struct {
 func probeTopic(ctx context.Context, start string, opts *explorer.Options) topicLinks {
 	f := opts.Fetcher
 	if f == nil {
-		f = &explorer.HTTPFetcher{UserAgent: opts.UserAgent}
+		f = explorer.DefaultFetcher(opts.UserAgent)
 	}
 	timeout := opts.Timeout
 	if timeout <= 0 {

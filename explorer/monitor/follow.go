@@ -36,7 +36,7 @@ type followed struct {
 func newFollower(m *Monitor) *follower {
 	f := m.o.Fetcher
 	if f == nil {
-		f = &explorer.HTTPFetcher{}
+		f = explorer.DefaultFetcher("")
 	}
 	// A fresh GET every time: no memo, unlike the exploration's fetcher.
 	f = explorer.Timeout(explorer.LimitBytes(explorer.FollowRedirects(f, explorer.DefaultMaxRedirects), explorer.DefaultMaxDocumentBytes), explorer.DefaultTimeout)
