@@ -168,7 +168,9 @@ var nl = []byte{'\n'}
 
 // mark records the position of the token starting at s.r, and returns it.
 func (s *Scanner) mark() Pos {
-	s.advance(s.r)
+	if s.ci != s.r {
+		s.advance(s.r)
+	}
 	s.markOff = s.base + int64(s.r)
 	s.markLine = s.line
 	s.markLineStart = s.lineStart
@@ -187,6 +189,14 @@ func (s *Scanner) posAt(i int) Pos {
 		s.lastCR = s.markCR
 	}
 	s.advance(i)
+	off := s.base + int64(i)
+	return Pos{Offset: off, Line: s.line, Col: int(off-s.lineStart) + 1}
+}
+
+// sameLine returns the position of buffer index i, at or after the line
+// cursor, when no line end lies between the two: the tag parsers know
+// that of most tags, and skip advance then.
+func (s *Scanner) sameLine(i int) Pos {
 	off := s.base + int64(i)
 	return Pos{Offset: off, Line: s.line, Col: int(off-s.lineStart) + 1}
 }

@@ -11,6 +11,7 @@ const (
 	clText                  // needs attention in character data
 	clAttr                  // needs attention in an attribute value
 	clChar                  // needs attention in comments, PIs, CDATA, DOCTYPE
+	clTextL                 // clText, or a line feed: text counts line ends as it reads
 )
 
 var class [256]uint8
@@ -46,8 +47,37 @@ func init() {
 		case '&', '<':
 			k |= clAttr
 		}
+		if k&clText != 0 || c == '\n' {
+			k |= clTextL
+		}
 		class[c] = k
 	}
+}
+
+// Eight bytes at a time: the loops over character data and attribute
+// values skip a word of plain characters at once. The tests below tell
+// whether any byte of the word needs a look (they may say so of a word
+// that only holds a tab, never the reverse); which one, the byte loop
+// finds. In WebAssembly, where every byte costs a bounds check and a
+// table load, this is most of the reading time of long values.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// zeroByte is non-zero when a byte of x is zero.
+func zeroByte(x uint64) uint64 { return (x - ones) & ^x & highs }
+
+// plainText8 reports that none of the eight bytes of x needs attention
+// in character data: no control character (line ends included), no byte
+// of a multi-byte character, no '&', '<' or ']'.
+func plainText8(x uint64) bool {
+	return (x|(x-0x20*ones))&highs|zeroByte(x^'&'*ones)|zeroByte(x^'<'*ones)|zeroByte(x^']'*ones) == 0
+}
+
+// plainAttr8 is plainText8 for attribute values, where ']' is plain.
+func plainAttr8(x uint64) bool {
+	return (x|(x-0x20*ones))&highs|zeroByte(x^'&'*ones)|zeroByte(x^'<'*ones) == 0
 }
 
 func isSpace(c byte) bool { return class[c]&clSpace != 0 }
@@ -118,6 +148,28 @@ type qname struct {
 	full   string // "rs:md"
 	prefix string // "rs"
 	local  string // "md"
+	// The namespace the prefix was bound to when the bindings were
+	// nsGen (Scanner.nsGen): resolving it again is a comparison then.
+	nsGen uint64
+	space string
+	bound bool
+	// Names come in the same order again and again in big documents:
+	// nextStart is the element name whose start tag followed this one's
+	// last time, nextAttr the attribute name that came next in the tag
+	// (the first attribute, for an element name). The tag parsers try
+	// the prediction with one comparison before scanning and hashing.
+	nextStart, nextAttr *qname
+	decl                bool // xmlns or xmlns:*, a namespace declaration
+}
+
+// predicted reports whether the name at b[i] is p's, whole: followed by
+// a byte that cannot continue a name.
+func predicted(p *qname, b []byte, i int) bool {
+	if p == nil {
+		return false
+	}
+	e := i + len(p.full)
+	return e < len(b) && b[e] < utf8.RuneSelf && class[b[e]]&clName == 0 && string(b[i:e]) == p.full
 }
 
 // maxInterned bounds the intern tables so that a hostile document with
@@ -164,6 +216,7 @@ func (s *Scanner) internQName(b []byte) (*qname, string) {
 		q.prefix = s.intern(b[:colon])
 		q.local = full[colon+1:]
 	}
+	q.decl = q.prefix == "xmlns" || full == "xmlns"
 	if len(s.qnames) < maxInterned {
 		s.qnames[full] = q
 	}

@@ -148,6 +148,7 @@ type Scanner struct {
 	rerr   error // sticky read error, io.EOF at the end of the input
 	err    error // sticky error returned by Next
 	tooBig bool  // the current token exceeds lim.MaxTokenBytes
+	tagNL  bool  // the start tag being parsed holds a line end
 
 	// Line cursor: line and lineStart describe buffer index ci.
 	ci        int
@@ -180,19 +181,21 @@ type Scanner struct {
 	stack      []elem
 	ns         []nsBinding
 	nsTop      map[string]int  // prefix -> index in ns of its innermost binding
+	nsGen      uint64          // changes whenever the bindings in scope do
 	entities   map[string]bool // general entities declared in the DOCTYPE
 
 	// Interning and reused storage.
-	qnames   map[string]*qname
-	recent   [64]*qname // cache in front of qnames, see internQName
-	strs     map[string]string
-	tok      Token
-	attrs    []Attr
-	nsDecls  []NSDecl
-	rawAttrs []rawAttr
-	vals     []byte
-	data     []byte
-	seen     map[string]int
+	qnames    map[string]*qname
+	recent    [64]*qname // cache in front of qnames, see internQName
+	lastStart *qname     // the name of the last start tag, see qname.nextStart
+	strs      map[string]string
+	tok       Token
+	attrs     []Attr
+	nsDecls   []NSDecl
+	rawAttrs  []rawAttr
+	vals      []byte
+	data      []byte
+	seen      map[string]int
 }
 
 // elem is an open element.
@@ -226,6 +229,17 @@ func (s *Scanner) pushNS(prefix, uri string) {
 	}
 	s.nsTop[prefix] = len(s.ns)
 	s.ns = append(s.ns, nsBinding{prefix, uri, prev})
+	s.nsGen++
+}
+
+// resolve is LookupPrefix for the prefix of q, remembered in q while the
+// bindings in scope stay the same (they rarely change in big documents).
+func (s *Scanner) resolve(q *qname) (string, bool) {
+	if q.nsGen != s.nsGen {
+		q.space, q.bound = s.LookupPrefix(q.prefix)
+		q.nsGen = s.nsGen
+	}
+	return q.space, q.bound
 }
 
 // popNS closes the scopes back to n bindings.
@@ -237,6 +251,9 @@ func (s *Scanner) popNS(n int) {
 		} else {
 			s.nsTop[b.prefix] = b.prev
 		}
+	}
+	if len(s.ns) > n {
+		s.nsGen++
 	}
 	s.ns = s.ns[:n]
 }
@@ -263,6 +280,7 @@ func NewScannerLimits(r io.Reader, lim Limits) *Scanner {
 		lim:    lim,
 		buf:    make([]byte, n),
 		line:   1,
+		nsGen:  1,
 		qnames: make(map[string]*qname),
 		strs:   make(map[string]string),
 	}

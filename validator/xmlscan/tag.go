@@ -2,6 +2,7 @@ package xmlscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"unicode/utf8"
 )
@@ -30,16 +31,33 @@ func (s *Scanner) startTag() error {
 		return s.errAt(s.r, "elements nested deeper than %d levels", s.lim.MaxDepth)
 	}
 	b := s.buf[s.r:s.w]
-	q, i, err := s.qnameAt(b, 1, "element")
-	if err != nil {
-		return err
+	var q *qname
+	var i int
+	var err error
+	if last := s.lastStart; last != nil && predicted(last.nextStart, b, 1) {
+		q = last.nextStart
+		i = 1 + len(q.full)
+	} else {
+		q, i, err = s.qnameAt(b, 1, "element")
+		if err != nil {
+			return err
+		}
+		if last != nil {
+			last.nextStart = q
+		}
 	}
+	s.lastStart = q
+	prev := q // the name before the next attribute's, see qname.nextAttr
 	s.rawAttrs = s.rawAttrs[:0]
 	s.vals = s.vals[:0]
+	s.tagNL = false
 	self := false
 	for {
 		ws := i
 		for i < len(b) && isSpace(b[i]) {
+			if b[i] == '\n' || b[i] == '\r' {
+				s.tagNL = true
+			}
 			i++
 		}
 		if i >= len(b) {
@@ -61,21 +79,34 @@ func (s *Scanner) startTag() error {
 			self = true
 			break
 		}
-		if end, more := scanName(b, i); end == i {
-			if more && s.rerr != io.EOF {
-				return errShort
-			}
-			return s.charErr(s.r+i, "start tag <"+q.full+">")
-		}
-		if ws == i {
-			return s.errAt(s.r+i, "missing whitespace before attribute in <%s>", q.full)
-		}
 		a := rawAttr{i: s.r + i}
-		a.q, i, err = s.qnameAt(b, i, "attribute")
-		if err != nil {
-			return err
+		if p := prev.nextAttr; predicted(p, b, i) {
+			if ws == i {
+				return s.errAt(s.r+i, "missing whitespace before attribute in <%s>", q.full)
+			}
+			a.q = p
+			i += len(p.full)
+		} else {
+			if end, more := scanName(b, i); end == i {
+				if more && s.rerr != io.EOF {
+					return errShort
+				}
+				return s.charErr(s.r+i, "start tag <"+q.full+">")
+			}
+			if ws == i {
+				return s.errAt(s.r+i, "missing whitespace before attribute in <%s>", q.full)
+			}
+			a.q, i, err = s.qnameAt(b, i, "attribute")
+			if err != nil {
+				return err
+			}
+			prev.nextAttr = a.q
 		}
+		prev = a.q
 		for i < len(b) && isSpace(b[i]) {
+			if b[i] == '\n' || b[i] == '\r' {
+				s.tagNL = true
+			}
 			i++
 		}
 		if i >= len(b) {
@@ -86,6 +117,9 @@ func (s *Scanner) startTag() error {
 		}
 		i++
 		for i < len(b) && isSpace(b[i]) {
+			if b[i] == '\n' || b[i] == '\r' {
+				s.tagNL = true
+			}
 			i++
 		}
 		if i >= len(b) {
@@ -167,6 +201,9 @@ func (s *Scanner) attrValue(i, j int, q *qname) error {
 	b := s.buf[i:j]
 	flushed := 0
 	for k := 0; k < len(b); {
+		for k+8 <= len(b) && plainAttr8(binary.LittleEndian.Uint64(b[k:])) {
+			k += 8
+		}
 		for k < len(b) && class[b[k]]&clAttr == 0 {
 			k++
 		}
@@ -182,11 +219,13 @@ func (s *Scanner) attrValue(i, j int, q *qname) error {
 			}
 			k += n
 		case c == '\t' || c == '\n':
+			s.tagNL = s.tagNL || c == '\n'
 			s.vals = append(s.vals, b[flushed:k]...)
 			s.vals = append(s.vals, ' ')
 			k++
 			flushed = k
 		case c == '\r':
+			s.tagNL = true
 			s.vals = append(s.vals, b[flushed:k]...)
 			s.vals = append(s.vals, ' ')
 			k++
@@ -292,43 +331,61 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 	t := &s.tok
 	ras := s.rawAttrs
 	// Duplicates by qualified name (XML 1.0 WFC: Unique Att Spec).
-	if len(ras) > 1 {
+	if n := len(ras); n > 16 {
 		if _, dup := s.duplicate(len(ras), func(k int) string { return ras[k].q.full }); dup >= 0 {
 			return s.errAt(ras[dup].i, "attribute %q appears twice", ras[dup].q.full)
+		}
+	} else {
+		// Pairwise, as duplicate does it, without its calls: names are
+		// interned, so equal ones are mostly the same qname.
+		for j := 1; j < n; j++ {
+			qj := ras[j].q
+			for i := 0; i < j; i++ {
+				if qi := ras[i].q; qi == qj || qi.full == qj.full {
+					return s.errAt(ras[j].i, "attribute %q appears twice", qj.full)
+				}
+			}
 		}
 	}
 	// Namespace declarations come first: they apply to the element's own
 	// name and attributes wherever they appear in the tag.
+	// Positions are computed in document order so that the line cursor
+	// only moves on; on the cursor's line when the tag holds no line end,
+	// which most tags do not, and then as the attributes are built.
+	oneLine := !s.tagNL && s.ci == s.r
 	mark := len(s.ns)
 	decls := s.nsDecls[:0]
 	nattr := 0
 	for k := range ras {
 		a := &ras[k]
-		var prefix string
-		switch {
-		case a.q.prefix == "" && a.q.local == "xmlns":
-		case a.q.prefix == "xmlns":
-			prefix = a.q.local
-		default:
+		if !a.q.decl {
 			nattr++
 			continue
+		}
+		var prefix string
+		if a.q.prefix == "xmlns" {
+			prefix = a.q.local
 		}
 		uri := s.intern(s.vals[a.vs:a.ve])
 		if err := s.checkDecl(a, prefix, uri); err != nil {
 			return err
 		}
 		s.pushNS(prefix, uri)
-		decls = append(decls, NSDecl{Prefix: prefix, URI: uri})
+		d := NSDecl{Prefix: prefix, URI: uri}
+		if oneLine {
+			d.Pos = s.sameLine(a.i)
+		}
+		decls = append(decls, d)
 	}
 	s.nsDecls = decls
 	name := Name{Local: q.local, Prefix: q.prefix}
 	switch q.prefix {
 	case "":
-		name.Space, _ = s.LookupPrefix("")
+		name.Space, _ = s.resolve(q)
 	case "xmlns":
 		return s.errAt(s.r+1, "element name %q uses the reserved prefix xmlns", q.full)
 	default:
-		uri, ok := s.LookupPrefix(q.prefix)
+		uri, ok := s.resolve(q)
 		if !ok {
 			return s.errAt(s.r+1, "undeclared namespace prefix %q", q.prefix)
 		}
@@ -337,25 +394,31 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 	attrs := s.attrs[:0]
 	if nattr > 0 {
 		all := string(s.vals) // one allocation for all values of the tag
+		prefixed := 0
 		for k := range ras {
 			a := &ras[k]
-			if a.q.prefix == "xmlns" || a.q.prefix == "" && a.q.local == "xmlns" {
+			if a.q.decl {
 				continue
 			}
 			an := Name{Local: a.q.local, Prefix: a.q.prefix}
 			if a.q.prefix != "" {
-				uri, ok := s.LookupPrefix(a.q.prefix)
+				uri, ok := s.resolve(a.q)
 				if !ok {
 					return s.errAt(a.i, "undeclared namespace prefix %q", a.q.prefix)
 				}
 				an.Space = uri
+				prefixed++
 			}
-			attrs = append(attrs, Attr{Name: an, Value: all[a.vs:a.ve]})
+			at := Attr{Name: an, Value: all[a.vs:a.ve]}
+			if oneLine {
+				at.Pos = s.sameLine(a.i)
+			}
+			attrs = append(attrs, at)
 		}
 		// Duplicates by expanded name (Namespaces in XML 1.0 §6.3): only
 		// prefixed attributes can collide, unprefixed ones are in no
 		// namespace.
-		if len(attrs) > 1 {
+		if prefixed > 1 {
 			first, dup := s.duplicate(len(attrs), func(k int) string {
 				if attrs[k].Name.Prefix == "" {
 					return ""
@@ -369,17 +432,18 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 			}
 		}
 	}
-	// Positions, in document order so that the line cursor only moves on.
-	ai, di := 0, 0
-	for k := range ras {
-		a := &ras[k]
-		p := s.posAt(a.i)
-		if a.q.prefix == "xmlns" || a.q.prefix == "" && a.q.local == "xmlns" {
-			decls[di].Pos = p
-			di++
-		} else {
-			attrs[ai].Pos = p
-			ai++
+	if !oneLine {
+		ai, di := 0, 0
+		for k := range ras {
+			a := &ras[k]
+			p := s.posAt(a.i)
+			if a.q.decl {
+				decls[di].Pos = p
+				di++
+			} else {
+				attrs[ai].Pos = p
+				ai++
+			}
 		}
 	}
 	s.attrs = attrs
@@ -392,7 +456,11 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 	t.Depth = s.depth
 	s.seenRoot = true
 	s.stack = append(s.stack, elem{q: q, name: name, ns: mark})
-	s.finish(end)
+	if oneLine {
+		s.finishLine(end)
+	} else {
+		s.finish(end)
+	}
 	s.pendingEnd = self
 	return nil
 }
@@ -402,7 +470,7 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 func (s *Scanner) rawIndex(k int) int {
 	for i := range s.rawAttrs {
 		a := &s.rawAttrs[i]
-		if a.q.prefix == "xmlns" || a.q.prefix == "" && a.q.local == "xmlns" {
+		if a.q.decl {
 			continue
 		}
 		if k == 0 {

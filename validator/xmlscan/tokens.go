@@ -2,6 +2,7 @@ package xmlscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -29,7 +30,27 @@ func (s *Scanner) next() error {
 		s.popNS(top.ns)
 		s.stack = s.stack[:len(s.stack)-1]
 	}
-	*t = Token{}
+	// Clear what the previous token set, field by field: a Token is
+	// large and holds pointers, and clearing it whole costs write
+	// barriers on every token.
+	t.Kind = 0
+	if t.Name.Local != "" || t.Name.Space != "" || t.Name.Prefix != "" {
+		t.Name = Name{}
+	}
+	if t.Attrs != nil {
+		t.Attrs = nil
+	}
+	if t.NSDecls != nil {
+		t.NSDecls = nil
+	}
+	t.SelfClosing, t.CDATA = false, false
+	if t.Target != "" {
+		t.Target = ""
+	}
+	if t.Data != nil {
+		t.Data = nil
+	}
+	t.Pos, t.End, t.Depth = Pos{}, Pos{}, 0
 	if s.r >= s.w && !s.more() {
 		if s.rerr != io.EOF {
 			return s.rerr
@@ -41,12 +62,18 @@ func (s *Scanner) next() error {
 		if err := s.textToken(); err != nil {
 			return err
 		}
-		return s.checkSize("text")
+		if s.base+int64(s.r)-s.markOff > int64(s.lim.MaxTokenBytes) {
+			return s.checkSize("text")
+		}
+		return nil
 	}
 	for {
 		err := s.markup()
 		if err == nil {
-			return s.checkSize("markup")
+			if s.base+int64(s.r)-s.markOff > int64(s.lim.MaxTokenBytes) {
+				return s.checkSize("markup")
+			}
+			return nil
 		}
 		if err != errShort {
 			return err
@@ -137,6 +164,19 @@ func hasPrefix(b []byte, p string) bool {
 // finish completes the current token, which ends at buffer index end.
 func (s *Scanner) finish(end int) {
 	s.tok.End = s.posAt(end)
+	s.r = end
+}
+
+// finishLine is finish for a token the caller knows holds no line end:
+// with the line cursor at the token's start, the end is on its line.
+func (s *Scanner) finishLine(end int) {
+	if s.ci != s.r {
+		s.finish(end)
+		return
+	}
+	s.tok.End = s.sameLine(end)
+	s.ci = end
+	s.lastCR = false
 	s.r = end
 }
 
@@ -356,9 +396,21 @@ func (s *Scanner) chars(i, j int, what string) ([]byte, error) {
 func (s *Scanner) endTag() error {
 	const what = "end tag"
 	b := s.buf[s.r:s.w]
-	end, more := scanName(b, 2)
-	if more && s.rerr != io.EOF {
-		return errShort
+	end := 0
+	if s.depth > 0 {
+		// Most end tags close the innermost element by its name: compare
+		// it in place, where a name that goes on past it fails the test.
+		full := s.stack[len(s.stack)-1].q.full
+		if e := 2 + len(full); e < len(b) && b[e] < utf8.RuneSelf && class[b[e]]&clName == 0 && string(b[2:e]) == full {
+			end = e
+		}
+	}
+	if end == 0 {
+		var more bool
+		end, more = scanName(b, 2)
+		if more && s.rerr != io.EOF {
+			return errShort
+		}
 	}
 	if end == 2 {
 		if end >= len(b) {
@@ -368,7 +420,11 @@ func (s *Scanner) endTag() error {
 	}
 	name := b[2:end]
 	i := end
+	nl := false
 	for i < len(b) && isSpace(b[i]) {
+		if b[i] == '\n' || b[i] == '\r' {
+			nl = true
+		}
 		i++
 	}
 	if i >= len(b) {
@@ -386,7 +442,11 @@ func (s *Scanner) endTag() error {
 	}
 	s.tok.Kind = EndElement
 	s.endElement()
-	s.finish(s.r + i + 1)
+	if nl {
+		s.finish(s.r + i + 1)
+	} else {
+		s.finishLine(s.r + i + 1)
+	}
 	return nil
 }
 
@@ -470,12 +530,18 @@ func (s *Scanner) outsideText(i int) error {
 
 // text checks and decodes the character data buf[i:j]: references are
 // replaced, line ends normalised, and "]]>" and non-characters rejected.
+// It also counts the line ends as advance would, and moves the line
+// cursor to j when it stood at i: the text need not be read twice.
 func (s *Scanner) text(i, j int) ([]byte, error) {
 	b := s.buf[i:j]
 	out := s.data[:0]
 	copied, flushed := false, 0
+	lines, last := 0, -1
 	for k := 0; k < len(b); {
-		for k < len(b) && class[b[k]]&clText == 0 {
+		for k+8 <= len(b) && plainText8(binary.LittleEndian.Uint64(b[k:])) {
+			k += 8
+		}
+		for k < len(b) && class[b[k]]&clTextL == 0 {
 			k++
 		}
 		if k >= len(b) {
@@ -483,6 +549,12 @@ func (s *Scanner) text(i, j int) ([]byte, error) {
 		}
 		c := b[k]
 		switch {
+		case c == '\n':
+			if k > 0 || !s.lastCR {
+				lines++
+			}
+			last = k
+			k++
 		case c >= 0x80:
 			n, err := s.checkRune(b, k, i)
 			if err != nil {
@@ -496,6 +568,8 @@ func (s *Scanner) text(i, j int) ([]byte, error) {
 			if k < len(b) && b[k] == '\n' {
 				k++
 			}
+			lines++
+			last = k - 1
 			flushed, copied = k, true
 		case c == '&':
 			r, n, err := s.reference(b, k, i)
@@ -514,6 +588,14 @@ func (s *Scanner) text(i, j int) ([]byte, error) {
 		default:
 			return nil, s.charErr(i+k, "text")
 		}
+	}
+	if s.ci == i && len(b) > 0 {
+		if last >= 0 {
+			s.line += lines
+			s.lineStart = s.base + int64(i+last+1)
+		}
+		s.lastCR = b[len(b)-1] == '\r'
+		s.ci = j
 	}
 	if !copied {
 		return b, nil
