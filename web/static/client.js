@@ -36,6 +36,28 @@ export class CheckError extends Error {
   }
 }
 
+const wasmURL = new URL('rscheck.wasm', import.meta.url);
+/** @type {Promise<WebAssembly.Module>|null} */
+let compiled = null;
+
+/**
+ * Compiles the module once per page, as early as possible: compilation
+ * streams while the page's other scripts and the worker load, and the
+ * compiled module is then handed to each worker (modules are
+ * structured-cloneable), instead of each worker fetching and compiling it
+ * after its own scripts have loaded.
+ *
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compileModule() {
+  if (!compiled) {
+    performance.mark('rscheck-compile-start');
+    compiled = WebAssembly.compileStreaming(fetch(wasmURL));
+    compiled.then(() => performance.mark('rscheck-compiled'), () => {});
+  }
+  return compiled;
+}
+
 /** A Checker runs rscheck in a Web Worker. */
 export class Checker {
   #worker;
@@ -67,6 +89,10 @@ export class Checker {
     });
     this.#ready.catch(() => {}); // reported to whoever awaits it
     this.#worker = new Worker(workerURL, { type: 'module', name: 'rscheck' });
+    compileModule().then(
+      (module) => this.#worker.postMessage({ type: 'module', module }),
+      (e) => this.#worker.postMessage({ type: 'module', error: String(e) }),
+    );
     this.#worker.onmessage = (e) => this.#receive(e.data, ready, fail);
     this.#worker.onerror = (e) => {
       e.preventDefault();

@@ -7,17 +7,31 @@
 import './wasm_exec.js';
 
 const go = new Go();
-try {
-  const { instance } = await WebAssembly.instantiateStreaming(
-    fetch(new URL('rscheck.wasm', import.meta.url)),
-    go.importObject,
-  );
-  go.run(instance).then(() => {
-    postMessage({ type: 'fatal', message: 'rscheck stopped unexpectedly' });
-  });
-} catch (e) {
-  postMessage({
-    type: 'fatal',
-    message: `cannot load rscheck.wasm (${e}). Build it with "make wasm" and reload.`,
-  });
-}
+
+/**
+ * Starts the module once the page sends it, compiled (see compileModule in
+ * client.js); a page that could not compile it sends the error instead.
+ * Go's main then installs the worker's own message handler.
+ *
+ * @param {MessageEvent} e
+ */
+self.onmessage = async (e) => {
+  if (e.data?.type !== 'module') {
+    return; // the page waits for "ready" before sending anything else
+  }
+  self.onmessage = null;
+  try {
+    if (e.data.error) {
+      throw new Error(e.data.error);
+    }
+    const instance = await WebAssembly.instantiate(e.data.module, go.importObject);
+    go.run(instance).then(() => {
+      postMessage({ type: 'fatal', message: 'rscheck stopped unexpectedly' });
+    });
+  } catch (err) {
+    postMessage({
+      type: 'fatal',
+      message: `cannot load rscheck.wasm (${err}). Build it with "make wasm" and reload.`,
+    });
+  }
+};
