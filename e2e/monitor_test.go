@@ -126,6 +126,17 @@ func TestMonitor(t *testing.T) {
 	}
 	shots(t, ctx, "monitor-feed")
 
+	// A reloaded page finds its session again, and the server replays
+	// the feed.
+	do(t, ctx,
+		chromedp.Reload(),
+		monitorState(quick, "running"),
+		waitFor(feedCount("notification", 2)+" && "+feedCount("verified", 2), quick),
+	)
+	if got := eval[string](t, ctx, `document.getElementById('monitor-url').value`); got != src.WellKnown {
+		t.Errorf("after a reload the URL field holds %q", got)
+	}
+
 	do(t, ctx,
 		chromedp.Click(chromedp.ID("monitor-stop")),
 		monitorState(quick, "ended"),

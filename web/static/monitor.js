@@ -208,6 +208,7 @@ const ui = {
   /** @type {EventSource|null} */
   es: null,
   lastId: 0,
+  leaving: false, // the page is being unloaded
   /** @type {AbortController|null} a discovery under way */
   finding: null,
   channels: new Map(), // topic → channel
@@ -249,8 +250,13 @@ async function init() {
       for (const r of rules) ui.rules.set(r.id, r);
     })
     .catch(() => {}); // rule names are a nicety
-  setState('idle');
-  await restore();
+  addEventListener('pagehide', () => {
+    ui.leaving = true;
+  });
+  addEventListener('pageshow', () => {
+    ui.leaving = false; // back from the back-forward cache
+  });
+  if (!(await restore())) setState('idle');
 }
 
 /** Says, on the page, who receives the hub's requests. */
@@ -276,20 +282,24 @@ function callbackNote(st) {
   }
 }
 
-/** Reattaches to the session a reloaded page was watching. */
+/**
+ * Reattaches to the session a reloaded page was watching; the server
+ * replays its events. Reports whether there was one.
+ */
 async function restore() {
   const id = sessionStorage.getItem(STORE);
-  if (!id) return;
+  if (!id) return false;
   let s;
   try {
     s = await ui.api.session(id);
   } catch {
     sessionStorage.removeItem(STORE);
-    return;
+    return false;
   }
   $('monitor-url').value = s.start;
   showSession(s);
   if (s.state !== 'discovered') watch(s);
+  return true;
 }
 
 /** Discovers the channels of url, in a new session. */
@@ -467,16 +477,25 @@ function watch(s) {
     if (ui.es === es) $('monitor-link').textContent = 'live';
   });
   es.addEventListener('error', () => {
-    if (ui.es !== es) return;
-    if (es.readyState === EventSource.CLOSED) {
-      $('monitor-link').textContent = 'disconnected';
-      say('The server no longer knows this session (it ended, or the server restarted). The feed above is what arrived.', 'error');
-      $('monitor-stop').disabled = true;
-      setState('ended');
-      sessionStorage.removeItem(STORE);
-    } else {
+    // Leaving the page closes the stream too: that is no news, and the
+    // session is to be found again after a reload.
+    if (ui.es !== es || ui.leaving) return;
+    if (es.readyState !== EventSource.CLOSED) {
       $('monitor-link').textContent = 'reconnecting…';
+      return;
     }
+    // The server refused the stream: most likely the session is gone.
+    $('monitor-link').textContent = 'disconnected';
+    $('monitor-stop').disabled = true;
+    ui.api.session(s.id).then(
+      () => say('The connection to the server was lost: reload the page to see the feed again.', 'error'),
+      () => {
+        if (ui.leaving) return;
+        say('The server no longer knows this session (it ended long ago, or the server restarted). The feed is what arrived.', 'error');
+        setState('ended');
+        sessionStorage.removeItem(STORE);
+      },
+    );
   });
   summary();
 }
