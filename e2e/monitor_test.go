@@ -99,7 +99,7 @@ func TestMonitor(t *testing.T) {
 	}
 	do(t, ctx, waitFor(feedCount("notification", 2), quick))
 	type row struct {
-		Seq, Errors int
+		Seq, Errors  int
 		Topic, Rules string
 	}
 	rows := eval[[]row](t, ctx, `[...document.querySelectorAll('#monitor-feed > li[data-kind="notification"]')].reverse().map(li =>
