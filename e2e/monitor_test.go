@@ -53,7 +53,9 @@ func startMonitoring(t *testing.T) *httptest.Server {
 // channels, subscribe, see a good and a defective notification arrive
 // with the defect's rules, stop.
 func TestMonitor(t *testing.T) {
-	ctx := newTab(t)
+	// The search of a URL without channels fails: the browser logs the
+	// API's answer.
+	ctx := newTab(t, `Failed to load resource: the server responded with a status of (422|502)`)
 	srv := startMonitoring(t)
 	hub := monitortest.NewHub(t, nil)
 	src := monitortest.NewSource(t, hub, nil)
@@ -67,6 +69,10 @@ func TestMonitor(t *testing.T) {
 		t.Errorf("the page does not say who holds the callback: %q", note)
 	}
 	do(t, ctx,
+		chromedp.SetValue(chromedp.ID("monitor-url"), hub.URL),
+		chromedp.Click(chromedp.ID("monitor-find")),
+		monitorState(quick, "idle"),
+		waitFor(`document.getElementById('monitor-status').textContent.startsWith('Cannot find channels: ')`, quick),
 		chromedp.SetValue(chromedp.ID("monitor-url"), src.WellKnown),
 		chromedp.Click(chromedp.ID("monitor-find")),
 		monitorState(quick, "discovered"),

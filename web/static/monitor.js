@@ -241,6 +241,7 @@ async function init() {
     const url = $('monitor-url').value.trim();
     if (url) find(url);
   });
+  $('monitor-cancel').addEventListener('click', () => ui.finding?.abort());
   $('monitor-stop').addEventListener('click', () => stop());
   $('monitor-dl-html').addEventListener('click', () => downloadReport('html'));
   $('monitor-dl-json').addEventListener('click', () => downloadReport('json'));
@@ -314,8 +315,8 @@ async function find(url) {
   ui.finding = ac;
   setState('discovering');
   $('monitor-live').hidden = true;
-  $('monitor-find').disabled = true;
-  say(`Finding the notification channels of ${url}…`);
+  $('monitor-cancel').hidden = false;
+  say(`Finding the notification channels of ${url} (exploring the Source)…`);
   $('monitor-channels').replaceChildren();
   try {
     const s = await ui.api.create(url, ac.signal);
@@ -323,12 +324,14 @@ async function find(url) {
     showSession(s);
     $('monitor-channel-list').focus();
   } catch (e) {
-    if (e.name === 'AbortError') return;
+    if (ui.finding !== ac) return; // another search replaced this one
     setState('idle');
-    say(`No channel to monitor: ${e.message}`, 'error');
+    say(e.name === 'AbortError' ? 'Cancelled.' : `Cannot find channels: ${e.message}`, e.name === 'AbortError' ? '' : 'error');
   } finally {
-    if (ui.finding === ac) ui.finding = null;
-    $('monitor-find').disabled = false;
+    if (ui.finding === ac) {
+      ui.finding = null;
+      $('monitor-cancel').hidden = true;
+    }
   }
 }
 
