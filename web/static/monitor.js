@@ -18,6 +18,9 @@ import { kindName } from './results.js';
 
 const $ = (id) => document.getElementById(id);
 
+/** The most rows the feed shows. */
+const FEED_MAX = 1000;
+
 /** Where a reloaded page finds the session it watched. */
 const STORE = 'rscheck-monitor-session';
 
@@ -457,6 +460,7 @@ function watch(s) {
   ui.lastId = 0;
   ui.counts = { notifications: 0, withErrors: 0 };
   $('monitor-feed').replaceChildren();
+  $('monitor-trimmed').hidden = true;
   $('monitor-live').hidden = false;
   $('monitor-stop').disabled = !(s.state === 'running');
   const es = ui.api.events(s.id);
@@ -509,8 +513,14 @@ function closeStream() {
 }
 
 function onEvent(kind, ev) {
-  const row = feedRow(kind, ev);
-  $('monitor-feed').prepend(row);
+  const feed = $('monitor-feed');
+  feed.prepend(feedRow(kind, ev));
+  // A day of notifications would make a slow page: the oldest rows go,
+  // the report keeps everything.
+  if (feed.children.length > FEED_MAX) {
+    feed.lastElementChild.remove();
+    $('monitor-trimmed').hidden = false;
+  }
   switch (kind) {
     case 'notification': {
       const rep = ev.notification?.report;
