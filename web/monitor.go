@@ -78,10 +78,28 @@ type MonitorOptions struct {
 // WebSub callbacks, checks what arrives with package monitor and streams
 // the events to the page (Server-Sent Events).
 //
-// Under /monitor/ it serves the page's API, to loopback clients only;
+// Under /monitor/ it serves the page's API, to loopback clients only
+// (the client's address and the Host are loopback, Sec-Fetch-Site, when
+// sent, is same-origin or none; POST bodies are application/json);
 // under /websub/ the callbacks, to anyone: they are protected by their
 // unguessable paths and the deliveries' signatures. Mount it with
-// WithMonitor.
+// WithMonitor. Errors are answered as {"error": "…"}.
+//
+//	GET    /monitor/status.json            {enabled, allowed, callbackURL, loopbackCallback, maxSessions, …}
+//	GET    /monitor/rules                  the rule catalogue: [{id, name, severity, spec, specURL, doc, docURL}]
+//	POST   /monitor/sessions               {url} → 201 the session, its channels discovered
+//	                                       (422 none, 429 too many sessions, 502 the Source failed)
+//	GET    /monitor/sessions/{id}          the session: {id, state, start, channels, exploration, summary, …}
+//	POST   /monitor/sessions/{id}/subscribe {topics, follow} (no topics: all) → 202 the session
+//	GET    /monitor/sessions/{id}/events   Server-Sent Events; Last-Event-ID (or ?after=N) resumes
+//	POST   /monitor/sessions/{id}/stop     unsubscribes → 200 the ended session (202 if the hubs are slow)
+//	GET    /monitor/sessions/{id}/report   ?format=json|html|text|junit|sarif: the report so far
+//	DELETE /monitor/sessions/{id}          stops and forgets the session → 204
+//	GET, POST /websub/{token}/{subscription} the hubs' verifications, denials and deliveries
+//
+// A session is discovering, discovered, running, stopping or ended. It
+// lives while a page watches its events, and IdleTimeout after the last
+// has left; the monitoring itself stops after MaxDuration.
 type MonitorServer struct {
 	o        MonitorOptions
 	public   *url.URL

@@ -601,3 +601,40 @@ func TestStreamBounds(t *testing.T) {
 		t.Errorf("ring of %d events", len(ss.ring))
 	}
 }
+
+// TestMonitorReplayGap: a page that connects after the replay's bound
+// was passed is told how many events it cannot have.
+func TestMonitorReplayGap(t *testing.T) {
+	f := newMonitorFixture(t, MonitorOptions{ReplayEvents: 2}, nil)
+	in := f.create()
+	f.subscribe(in.ID)
+	waitUntil(t, "four events", func() bool {
+		var got sessionInfo
+		f.call("GET", "/monitor/sessions/"+in.ID, nil, &got)
+		return got.Events >= 4
+	})
+	s := f.events(in.ID, "")
+	gap := s.waitFor("the gap", 1, kind("gap"))
+	var g struct{ Missed int }
+	if err := json.Unmarshal([]byte(gap[0].Data), &g); err != nil || g.Missed < 2 {
+		t.Errorf("gap %q", gap[0].Data)
+	}
+	if evs := s.waitFor("the events kept", 2, func(e sse) bool { return e.ID != "" }); len(evs) != 2 {
+		t.Errorf("%d events replayed, want the 2 kept", len(evs))
+	}
+}
+
+func TestLastEventID(t *testing.T) {
+	for _, c := range []struct {
+		header, query string
+		want          int64
+	}{{"", "", 0}, {"7", "", 7}, {"", "after=9", 9}, {"7", "after=9", 7}, {"x", "", 0}} {
+		r := httptest.NewRequest("GET", "/monitor/sessions/s/events?"+c.query, nil)
+		if c.header != "" {
+			r.Header.Set("Last-Event-ID", c.header)
+		}
+		if got := lastEventID(r); got != c.want {
+			t.Errorf("Last-Event-ID %q, %q: %d, want %d", c.header, c.query, got, c.want)
+		}
+	}
+}
