@@ -153,6 +153,11 @@ func isTZChar(c byte) bool { return c == 0 || c == 'Z' || c == '+' || c == '-' }
 // year, and trailing whitespace is accepted only after the timezone of a
 // dateTime.
 func parseDateTime(s string, want builtin) (dateTime, bool) {
+	if len(s) >= 19 && s[10] == 'T' && (want == bDate || want == bDateTime) {
+		if dt, decided, ok := fastDateTime(s, want); decided {
+			return dt, ok
+		}
+	}
 	var dt dateTime
 	i := 0
 	for i < len(s) && isBlank(s[i]) {
@@ -570,4 +575,52 @@ func compareDateTimes(p, q dateTime) int {
 		return -1
 	}
 	return 2
+}
+
+// fastDateTime decides the usual lexical forms of big documents at once:
+// YYYY-MM-DDThh:mm:ss followed by Z, ±hh:mm or nothing, all in ASCII
+// digits. Wanting a date, such a value fails whatever its digits (the
+// first member of a date-or-dateTime union); wanting a dateTime, it
+// returns what parseDateTime's longer way does. Anything else, and any
+// value that is not plainly valid, is left undecided, for that way.
+func fastDateTime(s string, want builtin) (dt dateTime, decided, ok bool) {
+	d := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
+	_ = s[18]
+	if !isDigit(s[0]) || !isDigit(s[1]) || !isDigit(s[2]) || !isDigit(s[3]) || s[4] != '-' ||
+		!isDigit(s[5]) || !isDigit(s[6]) || s[7] != '-' || !isDigit(s[8]) || !isDigit(s[9]) ||
+		!isDigit(s[11]) || !isDigit(s[12]) || s[13] != ':' || !isDigit(s[14]) || !isDigit(s[15]) ||
+		s[16] != ':' || !isDigit(s[17]) || !isDigit(s[18]) {
+		return dateTime{}, false, false
+	}
+	if want == bDate {
+		return dateTime{}, true, false
+	}
+	y, m, day := int64(d(0)*100+d(2)), d(5), d(8)
+	h, mi, sec := d(11), d(14), d(17)
+	if y == 0 || m < 1 || m > 12 || day < 1 || day > maxDay(y, m) || h > 23 || mi > 59 || sec > 59 {
+		return dateTime{}, false, false
+	}
+	dt = dateTime{year: y, mon: int8(m), day: int8(day), hour: int8(h), min: int8(mi), sec: float64(sec), kind: bDateTime}
+	switch {
+	case len(s) == 19:
+	case len(s) == 20 && s[19] == 'Z':
+		dt.tz = true
+	case len(s) == 25 && (s[19] == '+' || s[19] == '-') && s[22] == ':' &&
+		isDigit(s[20]) && isDigit(s[21]) && isDigit(s[23]) && isDigit(s[24]):
+		th, tm := d(20), d(23)
+		if th > 23 || tm > 59 {
+			return dateTime{}, false, false
+		}
+		tzo := th*60 + tm
+		if tzo > 840 {
+			return dateTime{}, false, false
+		}
+		if s[19] == '-' {
+			tzo = -tzo
+		}
+		dt.tz, dt.tzo = true, int16(tzo)
+	default:
+		return dateTime{}, false, false
+	}
+	return dt, true, true
 }

@@ -216,6 +216,8 @@ func parseInteger(s string, b builtin) (decimal, bool) {
 		if d.neg && !zero {
 			return d, false
 		}
+	case bInteger:
+		// Unbounded: no look in intBounds (a map lookup costs).
 	default:
 		if bounds, ok := intBounds[b]; ok {
 			limit := bounds[1]

@@ -16,18 +16,22 @@ import (
 //
 // A Validator is not safe for concurrent use; create one per document.
 type Validator struct {
-	s      *Schema
-	sc     *xmlscan.Scanner
-	report func(*Error)
-	path   xmlscan.Path
-	frames []frame
-	ns     []xmlscan.NSDecl // in-scope declarations, for display prefixes
-	text   []byte           // character content of the current simple-content element
-	ctx    valCtx
-	cache  map[cacheKey][]valueErr
-	src    *SourceTracker
-	queue  []pendingError // errors waiting for a line beyond 65535
-	refs   []lineRef      // a slab of lineRefs, allocated 1024 at a time
+	s       *Schema
+	sc      *xmlscan.Scanner
+	report  func(*Error)
+	levels  []siblings // levels[d]: the children seen of the element of frames[d-1]
+	frames  []frame
+	ns      []xmlscan.NSDecl // in-scope declarations, for display prefixes
+	text    []byte           // character content of the current simple-content element
+	ctx     valCtx
+	cache   map[cacheKey][]valueErr
+	recent  [64]recentValue // in front of cache
+	uses    [64]useHit      // see attrUse
+	edges   [64]edgeHit     // see next
+	globals [16]elemHit     // see globalElement
+	src     *SourceTracker
+	queue   []pendingError // errors waiting for a line beyond 65535
+	refs    []lineRef      // a slab of lineRefs, allocated 1024 at a time
 	// unexpected lists the attributes of the current start tag that are
 	// not allowed, by index (-1-i: a strict wildcard found no declaration),
 	// reported after the attribute values as libxml2 does.
@@ -47,6 +51,7 @@ type frame struct {
 	typ      *typeDef
 	state    uint64
 	name     xmlscan.Name
+	index    int // among the preceding siblings of the same name, from 1
 	pos      xmlscan.Pos
 	line     int   // line of the end of the start tag
 	lineOff  int64 // its offset, for libxml2's line numbering
@@ -103,6 +108,12 @@ type cacheKey struct {
 }
 
 const cacheMax = 4096
+
+// recentValue is an entry of Validator.recent.
+type recentValue struct {
+	cacheKey
+	errs []valueErr
+}
 
 // NewValidator returns a Validator for one document read by sc (used to
 // resolve QName values) that reports errors to report.
@@ -218,6 +229,7 @@ func (v *Validator) Close() {
 	v.flush(true)
 	v.frames = v.frames[:0]
 	v.cache = nil
+	v.recent = [len(v.recent)]recentValue{}
 	v.ctx.ids = nil
 }
 
@@ -238,11 +250,7 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		parent = &v.frames[n-2]
 		parent.inText = false
 	}
-	parentPath := ""
-	if parent != nil && (parent.typ != nil && (parent.typ.content == contentEmpty || parent.typ.content == contentSimple) || parent.nilled) && parent.mode == modeValidate && !parent.skipRest {
-		parentPath = v.path.String()
-	}
-	v.path.Push(t.Name)
+	v.countSibling(f, t.Name)
 	f.name, f.pos, f.line, f.lineOff, f.nsMark, f.empty = t.Name, t.Pos, t.End.Line, t.End.Offset, len(v.ns), true
 	if ll := v.src.libxmlLine(f.line, f.lineOff); ll >= lineCap {
 		f.big.over = true
@@ -263,7 +271,7 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 	}
 	var tm term
 	if parent == nil {
-		tm.decl = v.s.elements[q]
+		tm.decl = v.globalElement(q)
 		if tm.decl == nil {
 			v.elemError(f, &NoRootDeclaration{elementKind: v.ek(t.Name)}, "")
 			f.mode = modeSkip
@@ -274,23 +282,23 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		pt := parent.typ
 		switch {
 		case parent.nilled:
-			v.parentError(parent, parentPath, &NilError{elementKind: v.ek(parent.name),
+			v.parentError(parent, v.pathOf(n-1), &NilError{elementKind: v.ek(parent.name),
 				Reason: "the element is nilled (xsi:nil=\"true\"), so it may have no content, but contains <" + displayName(t.Name, v.prefixOf()) + ">"})
 			f.mode, parent.skipRest = modeSkip, true
 		case pt.urType:
 			// anyType: children are assessed laxly.
-			tm.decl = v.s.elements[q]
+			tm.decl = v.globalElement(q)
 			if tm.decl == nil {
 				tm.wild = pt.wildcard
 			}
 		case pt.content == contentEmpty:
-			v.parentError(parent, parentPath, &NotEmpty{elementKind: v.ek(parent.name), Child: t.Name})
+			v.parentError(parent, v.pathOf(n-1), &NotEmpty{elementKind: v.ek(parent.name), Child: t.Name})
 			f.mode, parent.skipRest = modeSkip, true
 		case pt.content == contentSimple:
-			v.parentError(parent, parentPath, &ElementInSimpleContent{elementKind: v.ek(parent.name), Child: t.Name})
+			v.parentError(parent, v.pathOf(n-1), &ElementInSimpleContent{elementKind: v.ek(parent.name), Child: t.Name})
 			f.mode, parent.skipRest = modeSkip, true
 		default:
-			st, matched, ok := pt.model.next(parent.state, q)
+			st, matched, ok := v.next(pt.model, parent.state, q)
 			if !ok {
 				v.elemError(f, &UnexpectedElement{elementKind: v.ek(t.Name), Expected: pt.model.expected(parent.state)}, pt.desc)
 				f.mode, parent.skipRest, parent.badModel = modeSkip, true, true
@@ -320,7 +328,7 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 			f.mode = modeSkip
 			return
 		}
-		tm.decl = v.s.elements[q]
+		tm.decl = v.globalElement(q)
 		if tm.decl == nil {
 			if tm.wild.process == processStrict {
 				v.elemError(f, &NoStrictDeclaration{elementKind: v.ek(t.Name)}, tm.wild.desc)
@@ -442,7 +450,7 @@ func (v *Validator) complexAttributes(f *frame, t *xmlscan.Token) {
 			continue
 		}
 		q := qname{a.Name.Space, a.Name.Local}
-		if u := td.attrUse(q); u != nil {
+		if u := v.attrUse(td, q); u != nil {
 			v.checkAttr(f, t, a, u.decl, u)
 			continue
 		}
@@ -552,16 +560,29 @@ func (v *Validator) validateValue(t *simpleType, s string, normalize, needValue 
 	if !t.memo || t.idLike || len(s) > 256 || needValue {
 		return t.check(s, normalize, false, false, &v.ctx, out)
 	}
+	// A direct-mapped cache in front of the map: hashing the string for
+	// the map is the dearest part of a lookup in WebAssembly, and the
+	// values that repeat (media types) repeat often.
+	h := (uint(uintptr(unsafe.Pointer(t)))>>4 + uint(len(s))*31) & uint(len(v.recent)-1)
+	if len(s) > 0 {
+		h = (h + uint(s[0])*7 + uint(s[len(s)-1])*13 + uint(s[len(s)/2])) & uint(len(v.recent)-1)
+	}
+	if e := &v.recent[h]; e.t == t && e.norm == normalize && e.s == s {
+		return e.errs
+	}
 	k := cacheKey{t, s, normalize}
 	if errs, ok := v.cache[k]; ok {
+		v.recent[h] = recentValue{k, errs}
 		return errs
 	}
 	errs := t.check(s, normalize, false, false, &v.ctx, out)
 	if v.cache == nil || len(v.cache) >= cacheMax {
 		v.cache = make(map[cacheKey][]valueErr, 64)
+		v.recent = [len(v.recent)]recentValue{}
 	}
 	k.s = strings.Clone(s)
 	v.cache[k] = errs
+	v.recent[h] = recentValue{k, errs}
 	return errs
 }
 
@@ -638,7 +659,6 @@ func (v *Validator) endElement() {
 	}
 	v.ns = v.ns[:f.nsMark]
 	v.frames = v.frames[:n-1]
-	v.path.Pop()
 	if p := v.top(); p != nil {
 		p.inText = false
 	}
@@ -710,7 +730,7 @@ func (v *Validator) emit(e *Error, f *frame) {
 
 // elemError reports an error on the element of frame f.
 func (v *Validator) elemError(f *frame, k ErrorKind, comp string) {
-	v.emit(&Error{Kind: k, Pos: f.pos, Path: v.path.String(), Component: comp, Message: k.String()}, f)
+	v.emit(&Error{Kind: k, Pos: f.pos, Path: v.pathOf(len(v.frames)), Component: comp, Message: k.String()}, f)
 }
 
 // parentError reports an error on the parent of the element just pushed
@@ -724,7 +744,7 @@ func (v *Validator) parentError(parent *frame, path string, k ErrorKind) {
 }
 
 func (v *Validator) attrError(f *frame, a *xmlscan.Attr, k ErrorKind, comp string) {
-	v.emit(&Error{Kind: k, Pos: a.Pos, Path: v.path.Attr(a.Name), Component: comp, Message: k.String()}, f)
+	v.emit(&Error{Kind: k, Pos: a.Pos, Path: v.attrPath(a.Name), Component: comp, Message: k.String()}, f)
 }
 
 func (v *Validator) attrValueError(f *frame, t *xmlscan.Token, a *xmlscan.Attr, errs []valueErr, comp string) {
