@@ -12,7 +12,6 @@ import (
 
 	"github.com/hack-pad/safejs"
 	"github.com/rscheck/rscheck/explorer"
-	"github.com/rscheck/rscheck/explorer/dump"
 	"github.com/rscheck/rscheck/validator"
 	"github.com/rscheck/rscheck/validator/report"
 )
@@ -173,11 +172,8 @@ func errorMessage(err error) obj {
 // catalogue is every rule a finding can name, for the views' rule
 // documentation.
 func catalogue() []*validator.Rule {
-	var all []*validator.Rule
-	all = append(all, validator.Rules()...)
-	all = append(all, explorer.Rules()...)
-	all = append(all, dump.Rules()...)
-	return all
+	// explorer.Rules includes the dump package's rules.
+	return append(validator.Rules(), explorer.Rules()...)
 }
 
 // rulesMessage lists the catalogue, so that the page can name and link
