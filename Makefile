@@ -1,12 +1,14 @@
 # rscheck: ResourceSync conformance validator and explorer.
 #
 #   make serve   build the WebAssembly app and serve the page on http://localhost:8080
+#                (SERVE_FLAGS="--proxy --monitor --public-url URL" for the options)
 #   make test    everything CI runs: format, vet, unit, libxml2 parity, end-to-end
 #
 # Targets install the Debian packages they need (.ci/install-deps) when missing.
 
 GO       ?= go
 ADDR     ?= 127.0.0.1:8080
+SERVE_FLAGS ?=
 FUZZTIME ?= 5m
 PARITY_FUZZTIME ?= 10m
 
@@ -14,13 +16,13 @@ WASM     := web/static/rscheck.wasm
 WASMEXEC := web/static/wasm_exec.js
 GOSRC    := $(shell find . -name '*.go' -not -path './e2e/*' 2>/dev/null) $(wildcard schemas/*.xsd) go.mod go.sum
 
-.PHONY: all serve test check unit parity e2e wasm bench fuzz generate deps-xml deps-browser clean
+.PHONY: all serve test check unit parity e2e wasm bench bench-browser bench-wasm fuzz generate deps-xml deps-browser clean
 
 all: check unit wasm
 
 ## serve: build the WASM app and run the static server (Ctrl-C stops it).
 serve: wasm
-	$(GO) run ./cmd/serve --addr $(ADDR)
+	$(GO) run ./cmd/serve --addr $(ADDR) $(SERVE_FLAGS)
 
 ## test: the whole suite, as CI runs it (.ci/run).
 test: deps-xml deps-browser check unit parity e2e
@@ -54,13 +56,22 @@ $(WASM): $(GOSRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./wasm
 	@gzip -9 -c $@ | wc -c | awk '{ printf "$(WASM): %.2f MB gzipped\n", $$1 / 1048576 }'
 
-$(WASMEXEC):
+# wasm_exec.js must match the Go that built the module: refresh it with Go.
+$(WASMEXEC): $(shell $(GO) env GOROOT)/lib/wasm/wasm_exec.js
 	@mkdir -p $(dir $@)
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $@
+	cp "$<" $@
 
 ## bench: benchmarks against the named peers, in one run (see docs/performance.md).
 bench: deps-xml
 	./bench/run.sh
+
+## bench-browser: the browser app against xmllint-wasm in headless Chromium (needs npm).
+bench-browser: deps-browser
+	./bench/browser/run.sh
+
+## bench-wasm: the WebAssembly build under Node, timed and profiled.
+bench-wasm:
+	./bench/wasm/run.sh profile
 
 ## fuzz: every fuzz target for FUZZTIME each; the libxml2 differential one for PARITY_FUZZTIME.
 fuzz: deps-xml
@@ -80,5 +91,6 @@ deps-browser:
 	@./.ci/install-deps browser
 
 clean:
-	rm -f $(WASM) $(WASMEXEC)
+	rm -f $(WASM) $(WASM).br $(WASMEXEC)
+	rm -rf bench/out e2e/testdata/failures validator/xsd/parity/testdata/failures
 	$(GO) clean -testcache
