@@ -110,7 +110,11 @@ func parseBuiltin(b builtin, s string, nsc nsContext, v *value) (ok bool, detail
 // them one space, and leading and trailing ones go.
 func collapse(s string) string {
 	clean := true
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i+8 <= len(s) && !hasBlankOrLess(load64(s, i)) {
+		i += 8
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c == '\t' || c == '\n' || c == '\r' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
 			clean = false
@@ -169,6 +173,16 @@ func normalizeWS(s string, ws whitespace) string {
 func normLen(s string) int {
 	n, blanks := 0, false
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && printable8(load64(s, i)) {
+			// Eight characters, none blank.
+			if blanks && n > 0 {
+				n++
+			}
+			blanks = false
+			n += 8
+			i += 8
+			continue
+		}
 		c := s[i]
 		if isBlank(c) {
 			blanks = true

@@ -158,6 +158,11 @@ func parseDateTime(s string, want builtin) (dateTime, bool) {
 			return dt, ok
 		}
 	}
+	return parseDates(s, want)
+}
+
+// parseDates is parseDateTime without the fast path.
+func parseDates(s string, want builtin) (dateTime, bool) {
 	var dt dateTime
 	i := 0
 	for i < len(s) && isBlank(s[i]) {

@@ -175,7 +175,11 @@ func (t *simpleType) validateUnion(s string, normalize, isNorm bool, ctx *valCtx
 }
 
 func hasWhitespace(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i+8 <= len(s) && !hasBlankOrLess(load64(s, i)) {
+		i += 8
+	}
+	for ; i < len(s); i++ {
 		if isBlank(s[i]) {
 			return true
 		}

@@ -38,6 +38,20 @@ var uriPlain = func() (t [256]bool) {
 	return t
 }()
 
+// uriPlainT is uriPlain for run; uriPathT adds what fastURI allows in a
+// path, query or fragment: ':', '@', '/' and '?'.
+var uriPlainT, uriPathT = func() (p, q [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if uriPlain[c] {
+			p[c], q[c] = 1, 1
+		}
+	}
+	for _, c := range ":@/?" {
+		q[c] = 1
+	}
+	return p, q
+}()
+
 // fastURI accepts, in one pass, the common shape
 // scheme://host[:port][/path][?query][#fragment]. It returns false for
 // anything else, which the full parser then decides; it never accepts
@@ -55,14 +69,13 @@ func fastURI(s string) bool {
 	}
 	i += 3
 	pct := func(i int) bool { return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) }
-	for i < len(s) {
-		if uriPlain[s[i]] {
-			i++
-		} else if s[i] == '%' && pct(i) {
+	for {
+		i = run(s, i, &uriPlainT)
+		if i < len(s) && s[i] == '%' && pct(i) {
 			i += 3
-		} else {
-			break
+			continue
 		}
+		break
 	}
 	if i < len(s) && s[i] == ':' {
 		i++
@@ -78,10 +91,11 @@ func fastURI(s string) bool {
 	}
 	fragment := false
 	for i < len(s) {
+		if i = run(s, i, &uriPathT); i >= len(s) {
+			break
+		}
 		c := s[i]
 		switch {
-		case uriPlain[c] || c == ':' || c == '@' || c == '/' || c == '?':
-			i++
 		case c == '%':
 			if !pct(i) {
 				return false
