@@ -182,6 +182,11 @@ func (s *Scanner) mark() Pos {
 // posAt returns the position of buffer index i, which must not be before
 // the current token.
 func (s *Scanner) posAt(i int) Pos {
+	if i == s.ci {
+		// The cursor is there already (text moves it as it reads).
+		off := s.base + int64(i)
+		return Pos{Offset: off, Line: s.line, Col: int(off-s.lineStart) + 1}
+	}
 	if i < s.ci {
 		s.ci = int(s.markOff - s.base)
 		s.line = s.markLine

@@ -30,34 +30,22 @@ func (s *Scanner) next() error {
 		s.popNS(top.ns)
 		s.stack = s.stack[:len(s.stack)-1]
 	}
-	// Clear what the previous token set, field by field: a Token is
-	// large and holds pointers, and clearing it whole costs write
-	// barriers on every token.
-	t.Kind = 0
-	if t.Name.Local != "" || t.Name.Space != "" || t.Name.Prefix != "" {
-		t.Name = Name{}
-	}
-	if t.Attrs != nil {
-		t.Attrs = nil
-	}
-	if t.NSDecls != nil {
-		t.NSDecls = nil
-	}
-	t.SelfClosing, t.CDATA = false, false
-	if t.Target != "" {
-		t.Target = ""
-	}
-	if t.Data != nil {
-		t.Data = nil
-	}
-	t.Pos, t.End, t.Depth = Pos{}, Pos{}, 0
+	*t = Token{}
 	if s.r >= s.w && !s.more() {
 		if s.rerr != io.EOF {
 			return s.rerr
 		}
 		return s.atEOF()
 	}
-	t.Pos = s.mark()
+	if s.ci == s.r {
+		// mark, without the call: the cursor is at the token already.
+		s.markOff = s.base + int64(s.r)
+		s.markLine, s.markLineStart, s.markCR = s.line, s.lineStart, s.lastCR
+		s.scanFrom, s.scanKey = 0, 0
+		t.Pos = Pos{Offset: s.markOff, Line: s.line, Col: int(s.markOff-s.lineStart) + 1}
+	} else {
+		t.Pos = s.mark()
+	}
 	if s.buf[s.r] != '<' {
 		if err := s.textToken(); err != nil {
 			return err
