@@ -76,6 +76,12 @@ func (c *SourceTracker) libxmlLine(line int, off int64) int {
 	if c == nil || len(c.lone) == 0 {
 		return line
 	}
+	return c.searchLine(line, off)
+}
+
+// searchLine is libxmlLine past the common case, kept out of it so that
+// the common case is inlined.
+func (c *SourceTracker) searchLine(line int, off int64) int {
 	k := sort.Search(len(c.lone), func(i int) bool { return c.lone[i] >= off })
 	return line - k
 }

@@ -172,7 +172,13 @@ func (v *Validator) Token(t *xmlscan.Token) {
 		v.endElement()
 	case xmlscan.Text:
 		if f := v.top(); f != nil && !f.inText {
-			f.big.childNode(v, nodeLine{line: v.src.libxmlLine(textLine(t), t.End.Offset)})
+			n := nodeLine{line: v.src.libxmlLine(textLine(t), t.End.Offset)}
+			if b := &f.big; b.hadChild && !b.waiting {
+				// childNode's common case, without the call.
+				b.prev, b.hasPrev, b.prevWaiting = n, true, false
+			} else {
+				b.childNode(v, n)
+			}
 		}
 		v.charData(t.Data, t.CDATA)
 	case xmlscan.Comment, xmlscan.ProcInst:
@@ -533,13 +539,18 @@ func (v *Validator) checkAttr(f *frame, t *xmlscan.Token, a *xmlscan.Attr, d *at
 		v.attrValueError(f, t, a, errs, d.desc)
 		return
 	}
-	fixed, fv, ok := "", value{}, false
-	if u != nil {
-		fixed, fv, ok = u.fixed()
-	} else if d.hasFixed {
-		fixed, fv, ok = d.constraint, d.fixedValue, true
+	// The fixed value, by pointer: a value is large to copy.
+	var fixed string
+	var fv *value
+	switch {
+	case u != nil && u.hasFixed:
+		fixed, fv = u.constraint, &u.fixedValue
+	case u != nil && u.decl.hasFixed:
+		fixed, fv = u.decl.constraint, &u.decl.fixedValue
+	case u == nil && d.hasFixed:
+		fixed, fv = d.constraint, &d.fixedValue
 	}
-	if ok && !valuesEqual(d.typ, val, fv) {
+	if fv != nil && !valuesEqual(d.typ, val, *fv) {
 		v.attrError(f, a, &FixedValueMismatch{elementKind: v.ek(t.Name), Attribute: a.Name, Value: a.Value, Fixed: fixed}, d.desc)
 	}
 }
