@@ -164,6 +164,22 @@ func (p *Pass) hashProblems(v string) []HashProblem {
 	return m.hashProbs
 }
 
+// mediaType is CheckMediaType, cached: documents use a handful of media
+// types, in turns, so the last few answers are kept.
+func (p *Pass) mediaType(v string) (string, bool) {
+	m := &p.run.memo
+	for i := range m.types {
+		if e := &m.types[i]; e.ok && e.key == v {
+			return e.prob, e.unknown
+		}
+	}
+	e := &m.types[m.nextType%len(m.types)]
+	m.nextType++
+	e.key, e.ok = v, true
+	e.prob, e.unknown = CheckMediaType(v)
+	return e.prob, e.unknown
+}
+
 // memo holds the one-entry memos of a run.
 type memo struct {
 	dtKey     string
@@ -177,4 +193,12 @@ type memo struct {
 	hashKey   string
 	hashOK    bool
 	hashProbs []HashProblem
+
+	types [8]struct {
+		key     string
+		ok      bool
+		prob    string
+		unknown bool
+	}
+	nextType int
 }

@@ -138,7 +138,7 @@ var (
 		Doc: "type is a media type: type/subtype (RFC 6838).",
 		Run: func(p *Pass) {
 			forEachAttr(p, []string{"type"}, func(el *Element, a *xmlscan.Attr) {
-				if prob, _ := CheckMediaType(a.Value); prob != "" {
+				if prob, _ := p.mediaType(a.Value); prob != "" {
 					p.ReportAttrf(el, a, "%s", prob)
 				}
 			})
@@ -149,7 +149,7 @@ var (
 		Doc: "type should use a registered top-level media type (application, text, image, …).",
 		Run: func(p *Pass) {
 			forEachAttr(p, []string{"type"}, func(el *Element, a *xmlscan.Attr) {
-				if prob, unknown := CheckMediaType(a.Value); prob == "" && unknown {
+				if prob, unknown := p.mediaType(a.Value); prob == "" && unknown {
 					top, _, _ := strings.Cut(a.Value, "/")
 					p.ReportAttrf(el, a, "type %q has the top-level type %q, which is not registered (application, audio, font, image, message, model, multipart, text, video)", a.Value, top)
 				}

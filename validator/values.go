@@ -183,12 +183,40 @@ func suggestHashAlg(alg string) string {
 }
 
 func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	// Digests are long runs of lowercase hex: test a word of eight bytes
+	// at once, and leave the byte loop whatever does not pass (upper case,
+	// the tail, an error).
+	for ; i+8 <= len(s) && lowerHex8(load64(s, i)); i += 8 {
+	}
+	for ; i < len(s); i++ {
 		if !hexDigit[s[i]] {
 			return false
 		}
 	}
 	return s != ""
+}
+
+// load64 returns s[i:i+8] as a little-endian word; the compiler makes the
+// eight loads one.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// lowerHex8 reports whether every byte of x is 0-9 or a-f. With the high
+// bits clear, adding 0x80-c to a byte sets its high bit exactly when the
+// byte is >= c, and no sum carries into the next byte.
+func lowerHex8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if x&highs != 0 {
+		return false
+	}
+	ge := func(c uint64) uint64 { return (x + (0x80-c)*ones) & highs }
+	digit := ge('0') &^ ge('9'+1)
+	af := ge('a') &^ ge('f'+1)
+	return digit|af == highs
 }
 
 // hexDigit marks the hexadecimal digits: a table lookup per byte is the

@@ -315,3 +315,26 @@ func TestCheckPackagePath(t *testing.T) {
 		}
 	}
 }
+
+// TestIsHexWords: the word-at-a-time path agrees with the byte loop on
+// every byte value in every position.
+func TestIsHexWords(t *testing.T) {
+	slow := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+		return s != ""
+	}
+	base := "0123456789abcdef0123456789abcdef"
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < len(base); pos++ {
+			s := base[:pos] + string([]byte{byte(c)}) + base[pos+1:]
+			if got, want := isHex(s), slow(s); got != want {
+				t.Fatalf("isHex(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+}
