@@ -54,22 +54,24 @@ func HashProblems(v string) []HashProblem {
 func hashLooksRight(v string) bool {
 	var seen [4]string
 	n := 0
-	for i := 0; i < len(v); {
+	for i := 0; ; {
 		for i < len(v) && isXMLSpace(v[i]) {
 			i++
 		}
 		if i == len(v) {
-			break
+			return n > 0
 		}
-		j := i
-		for j < len(v) && !isXMLSpace(v[j]) {
-			j++
+		// Jump rather than walk: find the colon, take the digest length
+		// the algorithm implies, and check what follows it.
+		colon := strings.IndexByte(v[i:], ':')
+		if colon <= 0 || n == len(seen) {
+			return false
 		}
-		item := v[i:j]
-		i = j
-		alg, digest, ok := strings.Cut(item, ":")
+		alg := v[i : i+colon]
 		want, known := hexLen(alg)
-		if !ok || !known || len(digest) != want || !isHex(digest) || n == len(seen) {
+		start := i + colon + 1
+		end := start + want
+		if !known || end > len(v) || end < len(v) && !isXMLSpace(v[end]) || !isHex(v[start:end]) {
 			return false
 		}
 		for _, s := range seen[:n] {
@@ -79,8 +81,8 @@ func hashLooksRight(v string) bool {
 		}
 		seen[n] = alg
 		n++
+		i = end
 	}
-	return n > 0
 }
 
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
