@@ -236,10 +236,15 @@ func (s *Scanner) pushNS(prefix, uri string) {
 // bindings in scope stay the same (they rarely change in big documents).
 func (s *Scanner) resolve(q *qname) (string, bool) {
 	if q.nsGen != s.nsGen {
-		q.space, q.bound = s.LookupPrefix(q.prefix)
-		q.nsGen = s.nsGen
+		s.rebind(q)
 	}
 	return q.space, q.bound
+}
+
+// rebind is resolve's lookup, out of line so that resolve is inlined.
+func (s *Scanner) rebind(q *qname) {
+	q.space, q.bound = s.LookupPrefix(q.prefix)
+	q.nsGen = s.nsGen
 }
 
 // popNS closes the scopes back to n bindings.

@@ -457,7 +457,9 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 	s.seenRoot = true
 	s.stack = append(s.stack, elem{q: q, name: name, ns: mark})
 	if oneLine {
-		s.finishLine(end)
+		// No line end in the tag: the end is on the cursor's line.
+		t.End = s.sameLine(end)
+		s.ci, s.lastCR, s.r = end, false, end
 	} else {
 		s.finish(end)
 	}

@@ -155,19 +155,6 @@ func (s *Scanner) finish(end int) {
 	s.r = end
 }
 
-// finishLine is finish for a token the caller knows holds no line end:
-// with the line cursor at the token's start, the end is on its line.
-func (s *Scanner) finishLine(end int) {
-	if s.ci != s.r {
-		s.finish(end)
-		return
-	}
-	s.tok.End = s.sameLine(end)
-	s.ci = end
-	s.lastCR = false
-	s.r = end
-}
-
 // comment parses "<!--" ... "-->" at s.r.
 func (s *Scanner) comment() error {
 	end, err := s.scanComment(s.r, s.r)
@@ -430,10 +417,12 @@ func (s *Scanner) endTag() error {
 	}
 	s.tok.Kind = EndElement
 	s.endElement()
-	if nl {
-		s.finish(s.r + i + 1)
+	if end := s.r + i + 1; nl || s.ci != s.r {
+		s.finish(end)
 	} else {
-		s.finishLine(s.r + i + 1)
+		// No line end in the tag: the end is on the cursor's line.
+		s.tok.End = s.sameLine(end)
+		s.ci, s.lastCR, s.r = end, false, end
 	}
 	return nil
 }
@@ -498,7 +487,13 @@ func (s *Scanner) textToken() error {
 	s.tok.CDATA = false
 	s.tok.Data = data
 	s.tok.Depth = s.depth
-	s.finish(end)
+	if end == s.ci {
+		// text moved the cursor here.
+		s.tok.End = s.sameLine(end)
+		s.r = end
+	} else {
+		s.finish(end)
+	}
 	return nil
 }
 

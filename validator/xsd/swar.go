@@ -1,5 +1,7 @@
 package xsd
 
+import "encoding/binary"
+
 // Eight bytes at a time. In WebAssembly every iteration of a byte loop
 // is a jump through the function's dispatch table, so the value checks
 // that run for every entry of a big document (the URL of loc, its length
@@ -41,4 +43,39 @@ func run(s string, i int, t *[256]uint8) int {
 		i++
 	}
 	return i
+}
+
+// nonZero8 has the high bit of each byte of y that is not zero set, and
+// no other bit: exact byte by byte, unlike the borrow tests above.
+func nonZero8(y uint64) uint64 { return ((y & 0x7F7F7F7F7F7F7F7F) + 0x7F7F7F7F7F7F7F7F | y) & highs }
+
+// notBlank8 has the high bit set of each byte of x that is not a blank.
+func notBlank8(x uint64) uint64 {
+	return nonZero8(x^' '*ones) & nonZero8(x^'\t'*ones) & nonZero8(x^'\n'*ones) & nonZero8(x^'\r'*ones)
+}
+
+// allBlank reports whether b holds only blanks (true for no bytes). The
+// text between tags is short: when b's capacity allows (it is a slice of
+// the Scanner's buffer) its last bytes are read as one word and the bytes
+// past its length masked off, so that no byte loop runs.
+func allBlank(b []byte) bool {
+	for len(b) >= 8 {
+		if notBlank8(binary.LittleEndian.Uint64(b)) != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	if len(b) == 0 {
+		return true
+	}
+	if cap(b) >= 8 {
+		mask := uint64(1)<<(8*len(b)) - 1
+		return notBlank8(binary.LittleEndian.Uint64(b[:8]))&mask == 0
+	}
+	for _, c := range b {
+		if !isBlank(c) {
+			return false
+		}
+	}
+	return true
 }

@@ -194,3 +194,29 @@ func TestFastDateTime(t *testing.T) {
 		}
 	}
 }
+
+func TestAllBlank(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	buf := make([]byte, 64)
+	for n := 0; n < 200000; n++ {
+		for i := range buf {
+			buf[i] = " \t\n\rax\x00\x80\xa0 \n"[r.Intn(11)]
+			if r.Intn(2) == 0 {
+				buf[i] = " \t\n\r"[r.Intn(4)]
+			}
+		}
+		i := r.Intn(len(buf))
+		j := i + r.Intn(len(buf)-i+1)
+		for _, b := range [][]byte{buf[i:j], buf[i:j:j], append([]byte(nil), buf[i:j]...)} {
+			want := true
+			for _, c := range b {
+				if !isBlank(c) {
+					want = false
+				}
+			}
+			if got := allBlank(b); got != want {
+				t.Fatalf("allBlank(%q) = %v", b, got)
+			}
+		}
+	}
+}

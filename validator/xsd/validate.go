@@ -172,7 +172,11 @@ func (v *Validator) Token(t *xmlscan.Token) {
 		v.endElement()
 	case xmlscan.Text:
 		if f := v.top(); f != nil && !f.inText {
-			n := nodeLine{line: v.src.libxmlLine(textLine(t), t.End.Offset)}
+			line := t.End.Line
+			if t.Pos.Line != line && !allBlank(t.Data) {
+				line = textLine(t) // blanks are ASCII: textLine gives End.Line
+			}
+			n := nodeLine{line: v.src.libxmlLine(line, t.End.Offset)}
 			if b := &f.big; b.hadChild && !b.waiting {
 				// childNode's common case, without the call.
 				b.prev, b.hasPrev, b.prevWaiting = n, true, false
@@ -256,7 +260,20 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		parent = &v.frames[n-2]
 		parent.inText = false
 	}
-	v.countSibling(f, t.Name)
+	// The index among same-named siblings (path.go); here the usual case,
+	// the name of the previous sibling again, without calls.
+	if d := n - 1; d+1 < len(v.levels) && v.levels[d].big == nil && v.levels[d].last < len(v.levels[d].names) &&
+		sameBytes(v.levels[d].names[v.levels[d].last].local, t.Name.Local) &&
+		sameBytes(v.levels[d].names[v.levels[d].last].space, t.Name.Space) {
+		e := &v.levels[d].names[v.levels[d].last]
+		e.count++
+		f.index = e.count
+		if c := &v.levels[d+1]; len(c.names) > 0 || c.big != nil {
+			c.reset()
+		}
+	} else {
+		v.countSibling(f, t.Name)
+	}
 	f.name, f.pos, f.line, f.lineOff, f.nsMark, f.empty = t.Name, t.Pos, t.End.Line, t.End.Offset, len(v.ns), true
 	if ll := v.src.libxmlLine(f.line, f.lineOff); ll >= lineCap {
 		f.big.over = true
@@ -635,13 +652,7 @@ func (v *Validator) charData(data []byte, cdata bool) {
 			return
 		}
 		// libxml2 rejects any CDATA section here, even an empty one.
-		blank := !cdata
-		for _, c := range data {
-			if !isBlank(c) {
-				blank = false
-				break
-			}
-		}
+		blank := !cdata && allBlank(data)
 		if !blank {
 			f.textNode = true
 			v.elemError(f, &TextNotAllowed{elementKind: v.ek(f.name)}, td.desc)
