@@ -282,7 +282,13 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 	}
 	if parent != nil {
 		f.sibling, f.hasSibling = parent.big.prevNode(v)
-		parent.big.childElement(v, &f.big)
+		if pb := &parent.big; (pb.hadChild || pb.known()) && !(pb.waiting && pb.waitRef != nil) {
+			// childElement's common case, without the call.
+			pb.waiting, pb.hadChild = false, true
+			pb.prev, pb.hasPrev, pb.prevWaiting = nodeLine{}, true, false
+		} else {
+			pb.childElement(v, &f.big)
+		}
 	}
 	if len(t.NSDecls) > 0 {
 		v.ns = append(v.ns, t.NSDecls...)
@@ -673,9 +679,16 @@ func (v *Validator) endElement() {
 	if f.mode == modeValidate {
 		v.finish(f)
 	}
-	f.big.closing()
+	if f.big.waiting || f.big.waitRef != nil {
+		f.big.closing() // which otherwise changes nothing
+	}
 	if n > 1 {
-		v.frames[n-2].big.ended(v, &f.big, f.sibling, f.hasSibling)
+		if f.big.known() {
+			// ended's common case, without the call.
+			v.frames[n-2].big.prev = nodeLine{line: f.big.line}
+		} else {
+			v.frames[n-2].big.ended(v, &f.big, f.sibling, f.hasSibling)
+		}
 	} else if !f.big.known() && !f.big.hadChild {
 		f.big.setLine(lineCap) // an empty root element
 	}
