@@ -15,18 +15,23 @@ import (
 // validation of a valid document pays for paths.
 
 // siblings counts the children of one element by expanded name: a slice
-// searched from the last name matched (big lists repeat one name, or a
-// few in turn), a map past siblingsMapAt names so that hostile documents
-// stay linear.
+// searched from where the next name is expected (big lists repeat one
+// name, or a few in the same order), a map past siblingsMapAt names so
+// that hostile documents stay linear. The slice is kept from one parent
+// to the next at the same depth: reset starts a generation, and counts of
+// an older one read as zero, so that the names of the previous parent's
+// children, which are likely this one's, are found where they were.
 type siblings struct {
 	names []nameCount
-	last  int
+	next  int    // where the next child's name is looked for first
+	gen   uint32 // the generation of the current parent
 	big   map[qname]int
 }
 
 type nameCount struct {
 	space, local string
 	count        int
+	gen          uint32 // count is of this generation, else 0
 }
 
 const siblingsMapAt = 32
@@ -37,10 +42,29 @@ func sameString(a, b string) bool {
 	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
+// reset starts counting the children of a new parent.
 func (c *siblings) reset() {
-	c.names = c.names[:0]
-	c.last = 0
-	c.big = nil
+	c.gen++
+	c.next = 0
+	if len(c.names) >= siblingsMapAt || c.big != nil {
+		c.names = c.names[:0]
+		c.big = nil
+	}
+}
+
+// hit counts one more child of the name of names[k].
+func (c *siblings) hit(k int) int {
+	e := &c.names[k]
+	if e.gen != c.gen {
+		e.gen, e.count = c.gen, 0
+	}
+	e.count++
+	if k+1 < len(c.names) {
+		c.next = k + 1
+	} else {
+		c.next = k
+	}
+	return e.count
 }
 
 // inc counts one more child named {space}local and returns its index.
@@ -50,27 +74,23 @@ func (c *siblings) inc(space, local string) int {
 		c.big[k]++
 		return c.big[k]
 	}
-	if c.last < len(c.names) {
-		if e := &c.names[c.last]; sameString(e.local, local) && sameString(e.space, space) {
-			e.count++
-			return e.count
-		}
+	if k := c.next; k < len(c.names) && sameString(c.names[k].local, local) && sameString(c.names[k].space, space) {
+		return c.hit(k)
 	}
 	for i := range c.names {
 		if e := &c.names[i]; sameString(e.local, local) && sameString(e.space, space) {
-			e.count++
-			c.last = i
-			return e.count
+			return c.hit(i)
 		}
 	}
 	if len(c.names) < siblingsMapAt {
-		c.names = append(c.names, nameCount{space, local, 1})
-		c.last = len(c.names) - 1
-		return 1
+		c.names = append(c.names, nameCount{space, local, 0, c.gen})
+		return c.hit(len(c.names) - 1)
 	}
 	c.big = make(map[qname]int, 2*siblingsMapAt)
 	for _, nc := range c.names {
-		c.big[qname{nc.space, nc.local}] = nc.count
+		if nc.gen == c.gen {
+			c.big[qname{nc.space, nc.local}] = nc.count
+		}
 	}
 	c.big[qname{space, local}] = 1
 	return 1

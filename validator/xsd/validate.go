@@ -261,16 +261,16 @@ func (v *Validator) startElement(t *xmlscan.Token) {
 		parent.inText = false
 	}
 	// The index among same-named siblings (path.go); here the usual case,
-	// the name of the previous sibling again, without calls.
-	if d := n - 1; d+1 < len(v.levels) && v.levels[d].big == nil && v.levels[d].last < len(v.levels[d].names) &&
-		sameBytes(v.levels[d].names[v.levels[d].last].local, t.Name.Local) &&
-		sameBytes(v.levels[d].names[v.levels[d].last].space, t.Name.Space) {
-		e := &v.levels[d].names[v.levels[d].last]
-		e.count++
-		f.index = e.count
-		if c := &v.levels[d+1]; len(c.names) > 0 || c.big != nil {
-			c.reset()
+	// the name where it is expected, without calls.
+	if d := n - 1; d+1 < len(v.levels) {
+		c := &v.levels[d]
+		if k := c.next; c.big == nil && k < len(c.names) &&
+			sameBytes(c.names[k].local, t.Name.Local) && sameBytes(c.names[k].space, t.Name.Space) {
+			f.index = c.hit(k)
+		} else {
+			f.index = c.inc(t.Name.Space, t.Name.Local)
 		}
+		v.levels[d+1].reset()
 	} else {
 		v.countSibling(f, t.Name)
 	}
