@@ -156,6 +156,49 @@ func (jsFetcher) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Re
 	return resp, nil
 }
 
+// streamReader reads a ReadableStream through its default reader: a
+// response body, whose chunks arrive from the network as they come.
+type streamReader struct {
+	ctx    context.Context
+	reader safejs.Value
+	buf    []byte // unread part of the last chunk
+	done   bool
+}
+
+func (r *streamReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.done {
+			return 0, io.EOF
+		}
+		promise, err := r.reader.Call("read")
+		if err != nil {
+			return 0, err
+		}
+		res, err := await(r.ctx, promise)
+		if err != nil {
+			return 0, err
+		}
+		if flag(res, "done") {
+			r.done = true
+			continue
+		}
+		if r.buf, err = bytesOf(get(res, "value")); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+func (r *streamReader) Close() error {
+	if !r.done {
+		r.done = true
+		r.reader.Call("cancel") // the stream may already be closed: ignore
+	}
+	return nil
+}
+
 // abortBody aborts its fetch when closed, so that a body left unread
 // does not keep downloading.
 type abortBody struct {
