@@ -75,6 +75,10 @@ func plainText8(x uint64) bool {
 	return (x|(x-0x20*ones))&highs|zeroByte(x^'&'*ones)|zeroByte(x^'<'*ones)|zeroByte(x^']'*ones) == 0
 }
 
+// nonZero8 has the high bit of each byte of y that is not zero set, and
+// no other bit: exact byte by byte, unlike zeroByte.
+func nonZero8(y uint64) uint64 { return ((y & 0x7F7F7F7F7F7F7F7F) + 0x7F7F7F7F7F7F7F7F | y) & highs }
+
 // plainAttr8 is plainText8 for attribute values, where ']' is plain.
 func plainAttr8(x uint64) bool {
 	return (x|(x-0x20*ones))&highs|zeroByte(x^'&'*ones)|zeroByte(x^'<'*ones) == 0
@@ -160,6 +164,7 @@ type qname struct {
 	// the prediction with one comparison before scanning and hashing.
 	nextStart, nextAttr *qname
 	decl                bool // xmlns or xmlns:*, a namespace declaration
+	interned            bool // in Scanner.qnames: no other qname has this name
 }
 
 // predicted reports whether the name at b[i] is p's, whole: followed by
@@ -218,6 +223,7 @@ func (s *Scanner) internQName(b []byte) (*qname, string) {
 	}
 	q.decl = q.prefix == "xmlns" || full == "xmlns"
 	if len(s.qnames) < maxInterned {
+		q.interned = true
 		s.qnames[full] = q
 	}
 	s.recent[h] = q

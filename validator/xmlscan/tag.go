@@ -337,11 +337,12 @@ func (s *Scanner) element(q *qname, end int, self bool) error {
 		}
 	} else {
 		// Pairwise, as duplicate does it, without its calls: names are
-		// interned, so equal ones are mostly the same qname.
+		// interned, so equal ones are the same qname, and two interned
+		// ones that are not the same have different names.
 		for j := 1; j < n; j++ {
 			qj := ras[j].q
 			for i := 0; i < j; i++ {
-				if qi := ras[i].q; qi == qj || qi.full == qj.full {
+				if qi := ras[i].q; qi == qj || !(qi.interned && qj.interned) && qi.full == qj.full {
 					return s.errAt(ras[j].i, "attribute %q appears twice", qj.full)
 				}
 			}

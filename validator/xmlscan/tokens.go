@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -26,8 +27,9 @@ func (s *Scanner) next() error {
 	}
 	if s.popPending {
 		s.popPending = false
-		top := s.stack[len(s.stack)-1]
-		s.popNS(top.ns)
+		if ns := s.stack[len(s.stack)-1].ns; len(s.ns) > ns {
+			s.popNS(ns)
+		}
 		s.stack = s.stack[:len(s.stack)-1]
 	}
 	*t = Token{}
@@ -101,8 +103,7 @@ func (s *Scanner) atEOF() error {
 // element. Its namespace scope is popped on the following call to Next, so
 // that LookupPrefix still works while the EndElement is current.
 func (s *Scanner) endElement() {
-	top := s.stack[len(s.stack)-1]
-	s.tok.Name = top.name
+	s.tok.Name = s.stack[len(s.stack)-1].name
 	s.tok.Depth = s.depth
 	s.depth--
 	s.popPending = true
@@ -517,6 +518,28 @@ func (s *Scanner) outsideText(i int) error {
 // cursor to j when it stood at i: the text need not be read twice.
 func (s *Scanner) text(i, j int) ([]byte, error) {
 	b := s.buf[i:j]
+	if n := len(b); n > 0 && n <= 8 && cap(b) >= 8 && s.ci == i {
+		// The indentation between tags, without a loop: up to eight bytes
+		// read as a word (the buffer goes on past the text), and when they
+		// are all spaces, tabs and line feeds, the line ends are counted
+		// and the last one found with bit operations.
+		x := binary.LittleEndian.Uint64(b[:8])
+		in := uint64(highs) >> (64 - 8*n) // the high bits of b's bytes
+		nl := ^nonZero8(x^'\n'*ones) & in
+		if nonZero8(x^' '*ones)&nonZero8(x^'\t'*ones)&nonZero8(x^'\n'*ones)&in == 0 {
+			if nl != 0 {
+				lines := bits.OnesCount64(nl)
+				if b[0] == '\n' && s.lastCR {
+					lines-- // the second half of a CR LF
+				}
+				s.line += lines
+				s.lineStart = s.base + int64(i+(63-bits.LeadingZeros64(nl))/8+1)
+			}
+			s.lastCR = false
+			s.ci = j
+			return b, nil
+		}
+	}
 	out := s.data[:0]
 	copied, flushed := false, 0
 	lines, last := 0, -1
