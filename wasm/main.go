@@ -36,13 +36,20 @@ type server struct {
 	running map[string]context.CancelFunc // by request key
 	results *resultCache
 	relay   *relay
+	// warm is the warm-up's context; the first request cancels it.
+	warm     context.Context
+	stopWarm context.CancelFunc
+	warmOnce sync.Once
 }
 
 func newServer() *server {
+	warm, stopWarm := context.WithCancel(context.Background())
 	return &server{
-		running: map[string]context.CancelFunc{},
-		results: newResultCache(8),
-		relay:   newRelay(),
+		warm:     warm,
+		stopWarm: stopWarm,
+		running:  map[string]context.CancelFunc{},
+		results:  newResultCache(8),
+		relay:    newRelay(),
 	}
 }
 
@@ -60,6 +67,13 @@ func (s *server) onMessage(_ safejs.Value, args []safejs.Value) any {
 	}
 	data := get(args[0], "data")
 	typ := str(data, "type")
+	if typ == "warmup" {
+		// The page asks when it is idle; the warm-up gives way to the
+		// first request that follows.
+		s.warmOnce.Do(func() { go warmUp(s.warm) })
+		return nil
+	}
+	s.stopWarm() // a request: the warm-up has had its turn
 	switch typ {
 	case "fetch-result":
 		s.relay.deliver(data)

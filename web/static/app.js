@@ -68,6 +68,8 @@ app.checker.ready
     setState('ready');
     await proxyKnown; // a link may ask for the proxy
     await runFragment();
+    // Once idle, let the worker warm its code up for the first large check.
+    (self.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => app.checker.warmUp());
   })
   .catch((e) => {
     $('engine').textContent = `The checker could not start: ${e.message}`;

@@ -101,6 +101,15 @@ export class Checker {
   }
 
   /**
+   * Asks the worker to warm its code up on a small document, so that the
+   * first real validation runs on the browser's optimised code; the next
+   * request interrupts it. Call it when the page is idle.
+   */
+  warmUp() {
+    this.#ready.then(() => this.#worker.postMessage({ type: 'warmup' }), () => {});
+  }
+
+  /**
    * Resolves with {version, go} once the module is loaded.
    *
    * @returns {Promise<{version: string, go: string}>}
