@@ -131,6 +131,27 @@ func (s *Scanner) startTag() error {
 		}
 		i++
 		a.valIndex = s.r + i
+		// The usual value holds nothing to replace or check: found with
+		// its closing quote in one pass, eight bytes at a time, and
+		// copied as it is. Anything else takes the way below.
+		k := i
+		for k+8 <= len(b) {
+			if x := binary.LittleEndian.Uint64(b[k:]); !plainAttr8(x) || zeroByte(x^uint64(quote)*ones) != 0 {
+				break
+			}
+			k += 8
+		}
+		for k < len(b) && class[b[k]]&clAttr == 0 && b[k] != quote {
+			k++
+		}
+		if k < len(b) && b[k] == quote {
+			a.vs = len(s.vals)
+			s.vals = append(s.vals, b[i:k]...)
+			a.ve = len(s.vals)
+			s.rawAttrs = append(s.rawAttrs, a)
+			i = k + 1
+			continue
+		}
 		j := bytes.IndexByte(b[i:], quote)
 		if j < 0 {
 			// The value continues past the buffer. Errors inside it come

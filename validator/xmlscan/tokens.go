@@ -58,7 +58,15 @@ func (s *Scanner) next() error {
 		return nil
 	}
 	for {
-		err := s.markup()
+		// Tags go straight to their parsers (markup would dispatch them).
+		var err error
+		if b := s.buf[s.r:s.w]; len(b) < 2 || b[1] == '?' || b[1] == '!' {
+			err = s.markup()
+		} else if b[1] == '/' {
+			err = s.endTag()
+		} else {
+			err = s.startTag()
+		}
 		if err == nil {
 			if s.base+int64(s.r)-s.markOff > int64(s.lim.MaxTokenBytes) {
 				return s.checkSize("markup")
