@@ -271,9 +271,11 @@ func (c *crawler) addFindingLocked(d *Document, f validator.Finding) {
 	d.extra = append(d.extra, f)
 }
 
-// normalize returns the key under which a URL is known: scheme and host
-// in lower case, default port and fragment removed, empty path as "/".
-func normalize(raw string) string {
+// NormalizeURL returns the key under which the explorer knows a URL, and
+// compares URLs by: scheme and host in lower case, default port and
+// fragment removed, empty path as "/". A URL that does not parse is its
+// own key.
+func NormalizeURL(raw string) string {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return raw
@@ -290,11 +292,13 @@ func normalize(raw string) string {
 	return u.String()
 }
 
-// sameURL compares two URLs as normalize does.
-func sameURL(a, b string) bool { return normalize(a) == normalize(b) }
+// sameURL compares two URLs as NormalizeURL does.
+func sameURL(a, b string) bool { return NormalizeURL(a) == NormalizeURL(b) }
 
-// resolveRef resolves a reference found in document base.
-func resolveRef(base, ref string) string {
+// ResolveReference resolves a reference found in the document at base,
+// surrounding white space ignored; it returns ref as written when either
+// does not parse.
+func ResolveReference(base, ref string) string {
 	ref = strings.TrimSpace(ref)
 	b, err := url.Parse(base)
 	if err != nil {
@@ -335,7 +339,7 @@ func (c *crawler) newDocLocked(rawURL string, r *ref, parent *Document) *Documen
 		d.refs = append(d.refs, r)
 	}
 	c.byID = append(c.byID, d)
-	c.docs[normalize(rawURL)] = d
+	c.docs[NormalizeURL(rawURL)] = d
 	return d
 }
 

@@ -314,7 +314,7 @@ func (c *crawler) checkPackage(d *Document, r *ref) {
 	}
 	if r.contents != "" && d.fp != nil {
 		c.mu.Lock()
-		cd := c.docs[normalize(r.contents)]
+		cd := c.docs[NormalizeURL(r.contents)]
 		c.mu.Unlock()
 		if cd != nil && cd.fp != nil && cd.fail == failNone {
 			if diff := dump.Diff(cd.fp, d.fp); diff != "" {

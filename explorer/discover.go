@@ -136,7 +136,7 @@ func (c *crawler) discover(start string) {
 func (c *crawler) discoveryDoc(rawURL string, rl role, from *Document, at pos, probe bool) *Document {
 	r := &ref{from: from, at: at, role: rl}
 	c.mu.Lock()
-	if d := c.docs[normalize(rawURL)]; d != nil {
+	if d := c.docs[NormalizeURL(rawURL)]; d != nil {
 		if from != nil {
 			d.refs = append(d.refs, r)
 		}
@@ -254,7 +254,7 @@ func (c *crawler) agree(start string, startDoc *Document, recs []Discovery) {
 	c.mu.Lock()
 	var sd *Document
 	if primary != "" {
-		sd = c.docs[normalize(primary)]
+		sd = c.docs[NormalizeURL(primary)]
 		c.roots = append(c.roots, sd)
 	}
 	c.mu.Unlock()

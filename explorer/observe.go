@@ -30,7 +30,7 @@ func (o *observer) Header(doc *validator.Doc) {
 		if rel != "up" && rel != "index" {
 			continue
 		}
-		la := linkAt{href: resolveRef(o.d.URL, l.Value("href")), at: attrPos(l, "href")}
+		la := linkAt{href: ResolveReference(o.d.URL, l.Value("href")), at: attrPos(l, "href")}
 		if rel == "up" {
 			f.up = append(f.up, la)
 		} else {
@@ -55,9 +55,9 @@ func (o *observer) Entry(e *validator.Entry) {
 	case kind == validator.CapabilityList:
 		switch c := strings.TrimSpace(e.MD.Value("capability")); c {
 		case "change-notification", "framework-notification":
-			ch := &Channel{Topic: resolveRef(d.URL, loc), Capability: c, CapabilityList: d.URL, at: elemPos(e.Loc)}
+			ch := &Channel{Topic: ResolveReference(d.URL, loc), Capability: c, CapabilityList: d.URL, at: elemPos(e.Loc)}
 			if hubs := e.LinksRel("hub"); len(hubs) > 0 {
-				ch.Hub = resolveRef(d.URL, hubs[0].Value("href"))
+				ch.Hub = ResolveReference(d.URL, hubs[0].Value("href"))
 			}
 			d.channels = append(d.channels, ch)
 		default:
@@ -95,11 +95,11 @@ func (o *observer) child(e *validator.Entry, loc string, rl role) {
 	}
 	if rl == rolePackage {
 		if ls := e.LinksRel("contents"); len(ls) > 0 {
-			r.contents = resolveRef(o.d.URL, ls[0].Value("href"))
+			r.contents = ResolveReference(o.d.URL, ls[0].Value("href"))
 			r.contentsAt = attrPos(ls[0], "href")
 		}
 	}
-	o.d.specs = append(o.d.specs, &childSpec{url: resolveRef(o.d.URL, loc), ref: r})
+	o.d.specs = append(o.d.specs, &childSpec{url: ResolveReference(o.d.URL, loc), ref: r})
 }
 
 // indexLike reports whether an entry of a list describes a list rather than

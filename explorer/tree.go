@@ -112,7 +112,7 @@ func (c *crawler) scheduleChildren(d *Document) {
 func (c *crawler) link(parent *Document, sp *childSpec) {
 	r := sp.ref
 	c.mu.Lock()
-	if d := c.docs[normalize(sp.url)]; d != nil {
+	if d := c.docs[NormalizeURL(sp.url)]; d != nil {
 		d.refs = append(d.refs, r)
 		if d == parent || isAncestor(d, parent) {
 			c.addFindingLocked(parent, finding(RuleCycle, r.at, "%s is %s above this document in the hierarchy; the documents must form a tree, and following this link loops", sp.url, describe(d)))
@@ -267,7 +267,7 @@ type Channel struct {
 func (c *crawler) checkChannel(ch *Channel) {
 	c.mu.Lock()
 	var cl *Document
-	if d := c.docs[normalize(ch.CapabilityList)]; d != nil {
+	if d := c.docs[NormalizeURL(ch.CapabilityList)]; d != nil {
 		cl = d
 	}
 	c.mu.Unlock()

@@ -146,14 +146,14 @@ func NewSource(start string, res *explorer.Result) *Source {
 	}
 	byURL := map[string]*explorer.Document{}
 	for _, d := range res.Documents {
-		byURL[normalizeURL(d.URL)] = d
+		byURL[explorer.NormalizeURL(d.URL)] = d
 		if d.Parent != nil && d.Parent.Kind.IsIndex() {
-			src.under[normalizeURL(d.URL)] = d.Parent.URL
+			src.under[explorer.NormalizeURL(d.URL)] = d.Parent.URL
 		}
 	}
 	for _, c := range res.Channels {
 		ch := &Channel{Topic: c.Topic, Hub: c.Hub, Capability: c.Capability, CapabilityList: c.CapabilityList}
-		if cl := byURL[normalizeURL(c.CapabilityList)]; cl != nil {
+		if cl := byURL[explorer.NormalizeURL(c.CapabilityList)]; cl != nil {
 			if cl.Parent != nil && cl.Parent.Kind == validator.Description {
 				ch.Description = cl.Parent.URL
 			}
@@ -172,7 +172,7 @@ func NewSource(start string, res *explorer.Result) *Source {
 
 // IndexOf returns the URL of the index that lists the document at u, or
 // "" when the exploration saw it in no index.
-func (s *Source) IndexOf(u string) string { return s.under[normalizeURL(u)] }
+func (s *Source) IndexOf(u string) string { return s.under[explorer.NormalizeURL(u)] }
 
 // channelFindings picks, from the report of the Capability List that
 // advertises a channel, the findings about the channel: the explorer's

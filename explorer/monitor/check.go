@@ -264,7 +264,7 @@ func (c *Checker) checkPayload(ch *Channel, pl *payload, n *Notification) []vali
 	}
 	if ch.CapabilityList != "" {
 		for _, up := range doc.LinksRel("up") {
-			href := resolve(ch.Topic, up.Value("href"))
+			href := explorer.ResolveReference(ch.Topic, up.Value("href"))
 			line, col, path := at(up)
 			switch n.Capability {
 			case "change-notification":
@@ -286,7 +286,7 @@ func (c *Checker) checkPayload(ch *Channel, pl *payload, n *Notification) []vali
 	}
 	if n.Capability == "framework-notification" {
 		for _, e := range pl.entries {
-			idx := c.src.IndexOf(resolve(ch.Topic, e.loc))
+			idx := c.src.IndexOf(explorer.ResolveReference(ch.Topic, e.loc))
 			if idx == "" {
 				continue
 			}
@@ -305,7 +305,7 @@ func (c *Checker) checkPayload(ch *Channel, pl *payload, n *Notification) []vali
 
 func anySameResolved(hrefs []string, base, u string) bool {
 	for _, h := range hrefs {
-		if sameURL(resolve(base, h), u) {
+		if sameURL(explorer.ResolveReference(base, h), u) {
 			return true
 		}
 	}
@@ -320,7 +320,7 @@ func (c *Checker) checkSequence(ch *Channel, pl *payload, n *Notification) []val
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	key := normalizeURL(ch.Topic)
+	key := explorer.NormalizeURL(ch.Topic)
 	s := c.seqs[key]
 	if s == nil {
 		s = &sequence{}

@@ -174,7 +174,7 @@ func match(n *Notification, seen map[string]bool) *FollowResult {
 // changeKey identifies a change: its resource, its type and, when
 // withTime, its datetime.
 func changeKey(c Change, withTime bool) string {
-	k := normalizeURL(c.URL) + " " + c.Change
+	k := explorer.NormalizeURL(c.URL) + " " + c.Change
 	if withTime {
 		k += " " + c.Datetime.UTC().Format(time.RFC3339Nano)
 	}
@@ -202,7 +202,7 @@ func (f *follower) changeList(ctx context.Context, u string) (map[string]bool, e
 		if open == "" {
 			return nil, fmt.Errorf("the Change List Index %s lists no Change List", u)
 		}
-		if doc, entries, err = f.read(ctx, resolve(u, open)); err != nil {
+		if doc, entries, err = f.read(ctx, explorer.ResolveReference(u, open)); err != nil {
 			return nil, err
 		}
 		if doc.IsIndex {
@@ -211,7 +211,7 @@ func (f *follower) changeList(ctx context.Context, u string) (map[string]bool, e
 	}
 	seen := make(map[string]bool, 2*len(entries))
 	for _, e := range entries {
-		c := Change{URL: resolve(u, e.loc), Change: e.change, Datetime: e.datetime}
+		c := Change{URL: explorer.ResolveReference(u, e.loc), Change: e.change, Datetime: e.datetime}
 		seen[changeKey(c, false)] = true
 		if !e.datetime.IsZero() {
 			seen[changeKey(c, true)] = true
