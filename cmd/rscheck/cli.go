@@ -7,7 +7,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
+
+	"github.com/rscheck/rscheck/validator"
+	"github.com/rscheck/rscheck/validator/report"
 )
 
 // Exit statuses. They say only what a CI job needs to know.
@@ -207,4 +211,65 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintln(w)
 	})
+}
+
+// reportConfig holds the flags validate, explore and monitor share: how
+// documents are validated and how the report is written.
+type reportConfig struct {
+	format, output string
+	rsVersion      string
+	schemas        []string
+	maxPerRule     int
+	noColor        bool
+}
+
+// register defines the shared flags in fs.
+func (c *reportConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.format, "format", "text", "report `format`: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&c.output, "o", "", "write the report to `file` instead of standard output")
+	fs.StringVar(&c.rsVersion, "rs-version", validator.DefaultRSVersion, "ResourceSync schema `version`: "+strings.Join(validator.RSVersions(), ", "))
+	fs.Func("schema", "load an additional XML Schema `file` for foreign namespaces (repeatable)", func(s string) error {
+		c.schemas = append(c.schemas, s)
+		return nil
+	})
+	fs.IntVar(&c.maxPerRule, "max-per-rule", 1000, "show at most `n` findings per rule and document; 0 shows all")
+	fs.BoolVar(&c.noColor, "no-color", false, "never colour the text report")
+}
+
+// problem says what is wrong with the shared flags' values, or returns "".
+func (c *reportConfig) problem() string {
+	switch {
+	case !slices.Contains(report.Formats(), c.format):
+		return fmt.Sprintf("unknown format %q (want %s)", c.format, strings.Join(report.Formats(), ", "))
+	case !slices.Contains(validator.RSVersions(), c.rsVersion):
+		return fmt.Sprintf("unknown ResourceSync version %q (want %s)", c.rsVersion, strings.Join(validator.RSVersions(), ", "))
+	case c.maxPerRule < 0:
+		return "--max-per-rule must not be negative"
+	}
+	return ""
+}
+
+// validatorOptions builds the options documents are validated with from
+// the shared flags. It reports problems itself and
+// returns nil with the exit status then.
+func (c *reportConfig) validatorOptions(e *env, cmd string) (*validator.Options, int) {
+	opts := &validator.Options{RSVersion: c.rsVersion, MaxFindingsPerRule: c.maxPerRule}
+	if c.maxPerRule == 0 {
+		opts.MaxFindingsPerRule = -1 // no cap
+	}
+	for _, path := range c.schemas {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			e.errorf(cmd, "%v", err)
+			return nil, exitTrouble
+		}
+		opts.ExtraSchemas = append(opts.ExtraSchemas, validator.SchemaFile{Location: path, Data: data})
+	}
+	// Compile once here: a broken --schema is a usage problem, said once,
+	// not a failure of every document.
+	if _, err := validator.Schema(opts.RSVersion, opts.ExtraSchemas); err != nil {
+		e.errorf(cmd, "%v", err)
+		return nil, exitTrouble
+	}
+	return opts, exitOK
 }

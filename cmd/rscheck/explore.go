@@ -7,14 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/rscheck/rscheck/explorer"
-	"github.com/rscheck/rscheck/validator"
 	"github.com/rscheck/rscheck/validator/report"
 )
 
@@ -56,11 +53,7 @@ Exit status: 0 when no document has an error finding, 1 when one has,
 
 // exploreConfig holds the flags of the explore command.
 type exploreConfig struct {
-	format, output  string
-	rsVersion       string
-	schemas         []string
-	maxPerRule      int
-	noColor         bool
+	reportConfig
 	audit           int
 	timeout         time.Duration
 	concurrency     int
@@ -74,15 +67,7 @@ type exploreConfig struct {
 
 func exploreFlags(c *exploreConfig) *flag.FlagSet {
 	fs := newFlagSet("explore")
-	fs.StringVar(&c.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
-	fs.StringVar(&c.output, "o", "", "write the report to `file` instead of standard output")
-	fs.StringVar(&c.rsVersion, "rs-version", validator.DefaultRSVersion, "ResourceSync schema `version`: "+strings.Join(validator.RSVersions(), ", "))
-	fs.Func("schema", "load an additional XML Schema `file` for foreign namespaces (repeatable)", func(s string) error {
-		c.schemas = append(c.schemas, s)
-		return nil
-	})
-	fs.IntVar(&c.maxPerRule, "max-per-rule", 1000, "show at most `n` findings per rule and document; 0 shows all")
-	fs.BoolVar(&c.noColor, "no-color", false, "never colour the text report")
+	c.reportConfig.register(fs)
 	fs.Func("audit", "fetch `N` resources (sampled evenly), or all, and compare them with their metadata (status, length, hash, type, Last-Modified)", func(s string) error {
 		if s == "all" {
 			c.audit = -1
@@ -122,16 +107,12 @@ func runExplore(e *env, args []string) int {
 		return usageErr("give one URL to explore")
 	case !isURL(fs.Arg(0)):
 		return usageErr("%q is not an http or https URL", fs.Arg(0))
-	case !slices.Contains(report.Formats(), c.format):
-		return usageErr("unknown format %q (want %s)", c.format, strings.Join(report.Formats(), ", "))
-	case !slices.Contains(validator.RSVersions(), c.rsVersion):
-		return usageErr("unknown ResourceSync version %q (want %s)", c.rsVersion, strings.Join(validator.RSVersions(), ", "))
-	case c.maxPerRule < 0:
-		return usageErr("--max-per-rule must not be negative")
+	case c.problem() != "":
+		return usageErr("%s", c.problem())
 	case c.timeout <= 0 || c.concurrency <= 0 || c.maxDocuments <= 0 || c.maxBytes <= 0 || c.maxDepth <= 0 || c.maxDuration <= 0:
 		return usageErr("--timeout, --concurrency and the --max- limits must be positive")
 	}
-	vo, status := validatorOptions(e, "explore", c.rsVersion, c.schemas, c.maxPerRule)
+	vo, status := c.validatorOptions(e, "explore")
 	if vo == nil {
 		return status
 	}
@@ -182,31 +163,6 @@ func runExplore(e *env, args []string) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// validatorOptions builds the options documents are validated with from
-// the flags validate and explore share. It reports problems itself and
-// returns nil with the exit status then.
-func validatorOptions(e *env, cmd, rsVersion string, schemas []string, maxPerRule int) (*validator.Options, int) {
-	opts := &validator.Options{RSVersion: rsVersion, MaxFindingsPerRule: maxPerRule}
-	if maxPerRule == 0 {
-		opts.MaxFindingsPerRule = -1 // no cap
-	}
-	for _, path := range schemas {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			e.errorf(cmd, "%v", err)
-			return nil, exitTrouble
-		}
-		opts.ExtraSchemas = append(opts.ExtraSchemas, validator.SchemaFile{Location: path, Data: data})
-	}
-	// Compile once here: a broken --schema is a usage problem, said once,
-	// not a failure of every document.
-	if _, err := validator.Schema(opts.RSVersion, opts.ExtraSchemas); err != nil {
-		e.errorf(cmd, "%v", err)
-		return nil, exitTrouble
-	}
-	return opts, exitOK
 }
 
 // progressLine shows an exploration's progress on one terminal line,

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -67,11 +66,8 @@ no subscription verified) or the report could not be written.
 
 // monitorConfig holds the flags of the monitor command.
 type monitorConfig struct {
-	format, output  string
-	rsVersion       string
-	schemas         []string
-	maxPerRule      int
-	noColor, quiet  bool
+	reportConfig
+	quiet           bool
 	listen, public  string
 	duration, lease time.Duration
 	follow          bool
@@ -92,17 +88,9 @@ func monitorFlags(c *monitorConfig) *flag.FlagSet {
 	fs.DurationVar(&c.followGrace, "follow-grace", monitor.DefaultFollowGrace, "with --follow, report changes not in the Change List after `duration`")
 	fs.DurationVar(&c.followInterval, "follow-interval", monitor.DefaultFollowInterval, "with --follow, poll the Change List every `duration`")
 	fs.BoolVar(&c.noSecret, "no-secret", false, "subscribe without hub.secret: deliveries are not signed")
-	fs.StringVar(&c.format, "format", "text", "report `format`: "+strings.Join(report.Formats(), ", "))
-	fs.StringVar(&c.output, "o", "", "write the report to `file` instead of standard output")
-	fs.StringVar(&c.rsVersion, "rs-version", validator.DefaultRSVersion, "ResourceSync schema `version`: "+strings.Join(validator.RSVersions(), ", "))
-	fs.Func("schema", "load an additional XML Schema `file` for foreign namespaces (repeatable)", func(s string) error {
-		c.schemas = append(c.schemas, s)
-		return nil
-	})
-	fs.IntVar(&c.maxPerRule, "max-per-rule", 1000, "show at most `n` findings per rule and document; 0 shows all")
+	c.reportConfig.register(fs)
 	fs.DurationVar(&c.timeout, "timeout", explorer.DefaultTimeout, "give up on a request to the Source or a hub after `duration`")
 	fs.DurationVar(&c.verifyTimeout, "verify-timeout", monitor.DefaultVerifyTimeout, "wait `duration` for a hub's verification of intent")
-	fs.BoolVar(&c.noColor, "no-color", false, "never colour the text report")
 	fs.BoolVar(&c.quiet, "quiet", false, "print nothing while monitoring")
 	return fs
 }
@@ -126,18 +114,14 @@ func runMonitor(e *env, args []string) int {
 		return usageErr("give --listen ADDR, where the hubs' requests arrive (and --public-url if they reach it by another URL)")
 	case c.public != "" && !isHTTPURL(c.public):
 		return usageErr("--public-url %q is not an http or https URL", c.public)
-	case !slices.Contains(report.Formats(), c.format):
-		return usageErr("unknown format %q (want %s)", c.format, strings.Join(report.Formats(), ", "))
-	case !slices.Contains(validator.RSVersions(), c.rsVersion):
-		return usageErr("unknown ResourceSync version %q (want %s)", c.rsVersion, strings.Join(validator.RSVersions(), ", "))
-	case c.maxPerRule < 0:
-		return usageErr("--max-per-rule must not be negative")
+	case c.problem() != "":
+		return usageErr("%s", c.problem())
 	case c.duration < 0 || c.lease < 0 || c.timeout <= 0 || c.verifyTimeout <= 0 || c.followGrace <= 0 || c.followInterval <= 0:
 		return usageErr("durations must be positive")
 	case c.lease > 0 && c.lease < time.Second:
 		return usageErr("--lease is given in whole seconds to the hub; %s is less than one", c.lease)
 	}
-	vo, status := validatorOptions(e, "monitor", c.rsVersion, c.schemas, c.maxPerRule)
+	vo, status := c.validatorOptions(e, "monitor")
 	if vo == nil {
 		return status
 	}

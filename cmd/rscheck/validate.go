@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"time"
 
@@ -63,28 +62,15 @@ unless --no-color is given or NO_COLOR is set.
 
 // validateConfig holds the flags of the validate command.
 type validateConfig struct {
-	format     string
-	output     string
+	reportConfig
 	schemaOnly bool
-	rsVersion  string
-	schemas    []string
-	maxPerRule int
-	noColor    bool
 	timeout    time.Duration
 }
 
 func validateFlags(c *validateConfig) *flag.FlagSet {
 	fs := newFlagSet("validate")
-	fs.StringVar(&c.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
-	fs.StringVar(&c.output, "o", "", "write the report to `file` instead of standard output")
+	c.reportConfig.register(fs)
 	fs.BoolVar(&c.schemaOnly, "schema-only", false, "report only XML and XML Schema findings, no ResourceSync rules")
-	fs.StringVar(&c.rsVersion, "rs-version", validator.DefaultRSVersion, "ResourceSync schema `version`: 1.1, 1.0 or 0.9.1")
-	fs.Func("schema", "load an additional XML Schema `file` for foreign namespaces (repeatable)", func(s string) error {
-		c.schemas = append(c.schemas, s)
-		return nil
-	})
-	fs.IntVar(&c.maxPerRule, "max-per-rule", 1000, "show at most `n` findings per rule and document; 0 shows all")
-	fs.BoolVar(&c.noColor, "no-color", false, "never colour the text report")
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Second, "give up on a URL after `duration`")
 	return fs
 }
@@ -103,18 +89,14 @@ func runValidate(e *env, args []string) int {
 	switch {
 	case len(inputs) == 0:
 		return usageErr("no input: give files, URLs or - for standard input")
-	case !slices.Contains(report.Formats(), c.format):
-		return usageErr("unknown format %q (want %s)", c.format, strings.Join(report.Formats(), ", "))
-	case !slices.Contains(validator.RSVersions(), c.rsVersion):
-		return usageErr("unknown ResourceSync version %q (want %s)", c.rsVersion, strings.Join(validator.RSVersions(), ", "))
-	case c.maxPerRule < 0:
-		return usageErr("--max-per-rule must not be negative")
+	case c.problem() != "":
+		return usageErr("%s", c.problem())
 	case c.timeout <= 0:
 		return usageErr("--timeout must be positive")
 	case count(inputs, "-") > 1:
 		return usageErr("standard input (-) can be read only once")
 	}
-	opts, status := validatorOptions(e, "validate", c.rsVersion, c.schemas, c.maxPerRule)
+	opts, status := c.validatorOptions(e, "validate")
 	if opts == nil {
 		return status
 	}
