@@ -216,6 +216,10 @@ const ui = {
   finding: null,
   channels: new Map(), // topic → channel
   counts: { notifications: 0, withErrors: 0 },
+  /** @type {Array<[string, object]>} events not drawn yet, oldest first */
+  pending: [],
+  /** @type {object[]} notifications not announced yet */
+  arrived: [],
 };
 
 function setState(s) {
@@ -459,6 +463,8 @@ function watch(s) {
   closeStream();
   ui.lastId = 0;
   ui.counts = { notifications: 0, withErrors: 0 };
+  ui.pending = [];
+  ui.arrived = [];
   $('monitor-feed').replaceChildren();
   $('monitor-trimmed').hidden = true;
   $('monitor-live').hidden = false;
@@ -512,13 +518,15 @@ function closeStream() {
   ui.es = null;
 }
 
+// Events are counted as they come but drawn once per frame: a burst of a
+// thousand notifications then costs a few frames, not a thousand layouts,
+// and a screen reader hears one summary instead of a thousand lines.
 function onEvent(kind, ev) {
-  const feed = $('monitor-feed');
-  feed.prepend(feedRow(kind, ev));
-  // A day of notifications would make a slow page: the oldest rows go,
-  // the report keeps everything.
-  if (feed.children.length > FEED_MAX) {
-    feed.lastElementChild.remove();
+  ui.pending.push([kind, ev]);
+  // Rows beyond FEED_MAX would be trimmed as soon as drawn (a hidden tab
+  // draws nothing until shown again).
+  if (ui.pending.length > FEED_MAX) {
+    ui.pending.shift();
     $('monitor-trimmed').hidden = false;
   }
   switch (kind) {
@@ -526,8 +534,7 @@ function onEvent(kind, ev) {
       const rep = ev.notification?.report;
       ui.counts.notifications++;
       if (rep?.errors) ui.counts.withErrors++;
-      const n = ev.notification;
-      announce(`Notification #${n?.seq ?? '?'} on ${channelName(ev.topic)}: ${rep?.errors || rep?.warnings ? `${plural(rep.errors, 'error')}, ${plural(rep.warnings, 'warning')}` : 'no problems'}.`);
+      ui.arrived.push(ev);
       break;
     }
     case 'stopping':
@@ -539,6 +546,32 @@ function onEvent(kind, ev) {
       $('monitor-stop').disabled = true;
       say(`The monitoring ended: ${ev.reason}. The report stays available while this page is open.`);
       break;
+  }
+  if (ui.pending.length === 1) requestAnimationFrame(drawPending);
+}
+
+/** Draws the events that came since the last frame, newest first. */
+function drawPending() {
+  const rows = ui.pending.map(([kind, ev]) => feedRow(kind, ev)).reverse();
+  ui.pending = [];
+  const feed = $('monitor-feed');
+  feed.prepend(...rows);
+  // A day of notifications would make a slow page: the oldest rows go,
+  // the report keeps everything.
+  if (feed.children.length > FEED_MAX) {
+    while (feed.children.length > FEED_MAX) feed.lastElementChild.remove();
+    $('monitor-trimmed').hidden = false;
+  }
+  const arrived = ui.arrived;
+  ui.arrived = [];
+  if (arrived.length === 1) {
+    const ev = arrived[0];
+    const n = ev.notification;
+    const rep = n?.report;
+    announce(`Notification #${n?.seq ?? '?'} on ${channelName(ev.topic)}: ${rep?.errors || rep?.warnings ? `${plural(rep.errors, 'error')}, ${plural(rep.warnings, 'warning')}` : 'no problems'}.`);
+  } else if (arrived.length > 1) {
+    const bad = arrived.filter((ev) => ev.notification?.report?.errors).length;
+    announce(`${plural(arrived.length, 'notification')} arrived${bad ? `, ${bad} with errors` : ''}.`);
   }
   summary();
 }
