@@ -105,13 +105,14 @@ func (r *Rule) Finding(line, col int, path, format string, args ...any) Finding 
 // (docs/rules.md), derived from its ID.
 func (r *Rule) DocURL() string { return "docs/rules.md#" + strings.ToLower(r.ID) }
 
-var ruleIDPattern = regexp.MustCompile(`^[A-Z]{2,3}[0-9]{3}$`)
-var ruleNamePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
 // CheckRegistry reports the problems of a set of rules: malformed or
 // duplicate IDs and names, missing docs or severities, unknown
 // specifications. The product's catalogue is checked by a test.
 func CheckRegistry(rules []*Rule) error {
+	// Compiled here, not at package initialisation: the browser's module
+	// would pay for them on every page load.
+	ruleIDPattern := regexp.MustCompile(`^[A-Z]{2,3}[0-9]{3}$`)
+	ruleNamePattern := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	var errs []string
 	ids := map[string]bool{}
 	names := map[string]bool{}

@@ -31,6 +31,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/rscheck/rscheck/web"
 )
@@ -77,10 +79,15 @@ func main() {
 	b := &bench{browser: browser, base: srv.URL}
 
 	// (a) Ready to validate.
+	// Where the page's time goes: the module fetched and compiled
+	// (compileStreaming), then the worker started and Go initialised.
+	var compileStart, compiled []float64
 	ours := b.samples(*loads, func(ctx context.Context) float64 {
 		must(chromedp.Do(ctx, chromedp.Navigate(b.base+"/"),
 			chromedp.Poll[chromedp.Void](`performance.getEntriesByName('rscheck-ready').length > 0`, chromedp.WithPollingTimeout(time.Minute))))
-		return must1(chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByName('rscheck-ready')[0].startTime`)))
+		m := must1(chromedp.Run(ctx, chromedp.Evaluate[[]float64](`['rscheck-compile-start', 'rscheck-compiled', 'rscheck-ready'].map(n => performance.getEntriesByName(n)[0].startTime)`)))
+		compileStart, compiled = append(compileStart, m[0]), append(compiled, m[1])
+		return m[2]
 	})
 	theirs := b.samples(*loads, func(ctx context.Context) float64 {
 		must(chromedp.Do(ctx, chromedp.Navigate(b.base+"/bench/bench.html"),
@@ -88,6 +95,8 @@ func main() {
 		return must1(chromedp.Run(ctx, chromedp.Evaluate[float64](`bench.xmllintReady()`, chromedp.EvalAwaitPromise)))
 	})
 	fmt.Println("(a) page ready to validate, ms from navigation start (first load; median of the others)")
+	row("rscheck page: compile started", compileStart)
+	row("rscheck page: module compiled", compiled)
 	row("rscheck page (worker answered)", ours)
 	row("xmllint-wasm (module + first run)", theirs)
 	ratio("rscheck / xmllint-wasm", ours, theirs)
@@ -96,6 +105,7 @@ func main() {
 	// (b) and (c) Validating the document, watching the main thread.
 	tab, cancel := chromedp.NewContext(browser)
 	defer cancel()
+	quiet(tab)
 	must(chromedp.Do(tab, chromedp.Navigate(b.base+"/bench/bench.html"),
 		chromedp.Poll[chromedp.Void](`document.body.dataset.ready === 'true'`)))
 	must1(chromedp.Run(tab, chromedp.Evaluate[float64](`bench.rscheckWorker()`, chromedp.EvalAwaitPromise)))
@@ -140,12 +150,24 @@ type bench struct {
 	base    string
 }
 
+// quiet turns off what chromedp enables in a tab and a user's browser
+// does not do: the Network domain, with which DevTools keeps a copy of
+// every response body (the 8 MB module and the 13 MB document included),
+// slowing the very downloads measured.
+func quiet(ctx context.Context) {
+	must(chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, network.Disable, cdp.Empty{})
+		return err
+	})))
+}
+
 // samples runs f n times, each in a fresh tab.
 func (b *bench) samples(n int, f func(ctx context.Context) float64) []float64 {
 	var out []float64
 	for range n {
 		ctx, cancel := chromedp.NewContext(b.browser)
 		ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+		quiet(ctx)
 		out = append(out, f(ctx))
 		cancelT()
 		chromedp.Cancel(ctx)
@@ -159,6 +181,7 @@ func (b *bench) samples(n int, f func(ctx context.Context) float64) []float64 {
 func (b *bench) pageFlow(n int, list string) []watch {
 	ctx, cancel := chromedp.NewContext(b.browser)
 	defer cancel()
+	quiet(ctx)
 	must(chromedp.Do(ctx, chromedp.Navigate(b.base+"/"),
 		chromedp.Poll[chromedp.Void](`document.body.dataset.state === 'ready'`, chromedp.WithPollingTimeout(time.Minute))))
 	var out []watch

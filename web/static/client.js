@@ -51,8 +51,12 @@ let compiled = null;
  */
 export function compileModule() {
   if (!compiled) {
-    performance.mark('rscheck-compile-start');
-    compiled = WebAssembly.compileStreaming(fetch(wasmURL));
+    if (self.rscheckModule) {
+      compiled = self.rscheckModule; // started by boot.js
+    } else {
+      performance.mark('rscheck-compile-start');
+      compiled = WebAssembly.compileStreaming(fetch(wasmURL));
+    }
     compiled.then(() => performance.mark('rscheck-compiled'), () => {});
   }
   return compiled;
