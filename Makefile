@@ -16,7 +16,7 @@ WASM     := web/static/rscheck.wasm
 WASMEXEC := web/static/wasm_exec.js
 GOSRC    := $(shell find . -name '*.go' -not -path './e2e/*' 2>/dev/null) $(wildcard schemas/*.xsd) go.mod go.sum
 
-.PHONY: all serve test check unit parity e2e wasm bench bench-browser bench-wasm bench-monitor-page fuzz generate deps-xml deps-browser clean
+.PHONY: all serve test check unit parity e2e wasm bench bench-browser bench-wasm bench-monitor fuzz generate deps-xml deps-browser clean
 
 all: check unit wasm
 
@@ -73,8 +73,9 @@ bench-browser: deps-browser
 bench-wasm:
 	./bench/wasm/run.sh profile
 
-## bench-monitor-page: notification latency from the Source to the page's feed, in headless Chromium.
-bench-monitor-page: deps-browser
+## bench-monitor: notification latency from the Source to the monitor, then to the page's feed in headless Chromium.
+bench-monitor: deps-browser
+	$(GO) run ./bench/monitor -n 1000
 	$(GO) run ./bench/monitor-page -n 1000
 
 ## fuzz: every fuzz target for FUZZTIME each; the libxml2 differential one for PARITY_FUZZTIME.

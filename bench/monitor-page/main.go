@@ -40,7 +40,7 @@
 //	go run ./bench/monitor-page [-n 1000] [-mode paced|burst|both] [-warmup 20] [-timeout 10s]
 //	                            [-csv times.csv] [-chromium /usr/bin/chromium]
 //
-// (make bench-monitor-page runs it with -n 1000.) It exits with status 1
+// (make bench-monitor runs it with -n 1000.) It exits with status 1
 // if a notification does not show within the timeout.
 package main
 
