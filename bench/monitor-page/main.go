@@ -59,6 +59,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/rscheck/rscheck/explorer/monitor/monitortest"
 	"github.com/rscheck/rscheck/web"
@@ -230,6 +232,14 @@ func measure(browser context.Context, base string, hub *monitortest.Hub, src *mo
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	defer chromedp.Cancel(ctx)
+	// chromedp enables DevTools' Network domain, which reports every
+	// Server-Sent Event to DevTools: a cost no user's browser pays.
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, network.Disable, cdp.Empty{})
+		return err
+	})); err != nil {
+		return err
+	}
 	go func() { // the page's own troubles, if any
 		for m, err := range chromedp.Console(ctx) {
 			if err != nil {
