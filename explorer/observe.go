@@ -151,6 +151,9 @@ func (o *observer) resource(e *validator.Entry, loc, change string) {
 	}
 	if md := e.MD; md != nil {
 		it.length, it.hash, it.typ = md.Value("length"), md.Value("hash"), md.Value("type")
+		if dt, err := validator.ParseDatetime(md.Value("datetime")); err == nil && change != "" {
+			it.datetime = dt.Time
+		}
 	}
 	c.sample.add(it)
 }

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/rscheck/rscheck/validator"
@@ -78,25 +79,46 @@ func parseLength(v string) int64 {
 
 // sample is an audit sample: the k resources whose URI keys are the
 // smallest (a bottom-k sketch). It is a uniform sample of the resources,
-// whatever order the documents are read in, and the same on every run.
-// k < 0 keeps every resource.
+// whatever order the documents are read in, and the same on every run:
+// which resources, and, for a resource listed more than once, which entry
+// is audited (see better). k < 0 keeps every resource.
 type sample struct {
 	k     int
 	items sampleHeap
-	seen  map[uint64]bool // keys in items, so a resource is audited once
+	byKey map[uint64]*auditItem // the items, so a resource is audited once
 }
 
 // auditItem is one resource to audit and where it is listed.
 type auditItem struct {
-	key     uint64
-	uri     string
-	doc     *Document
-	at      pos
-	change  string // "" in Resource Lists
-	lastmod string
-	length  string
-	hash    string
-	typ     string
+	key      uint64
+	uri      string
+	doc      *Document
+	at       pos
+	change   string    // "" in Resource Lists
+	datetime time.Time // of the change; zero when not given
+	lastmod  string
+	length   string
+	hash     string
+	typ      string
+}
+
+// better reports whether a describes its resource better than b, the
+// entry already in the sample for the same resource: a Resource List's
+// entry (all of whose metadata the audit compares) before a change (only
+// its status is); of two changes, the later; otherwise the first in
+// document and line order, so that the choice never depends on the order
+// in which the crawl read the documents.
+func better(a, b *auditItem) bool {
+	if (a.change == "") != (b.change == "") {
+		return a.change == ""
+	}
+	if !a.datetime.Equal(b.datetime) {
+		return a.datetime.After(b.datetime)
+	}
+	if a.doc.URL != b.doc.URL {
+		return a.doc.URL < b.doc.URL
+	}
+	return a.at.Line < b.at.Line
 }
 
 type sampleHeap []*auditItem // a max-heap on key
@@ -112,26 +134,30 @@ func (h *sampleHeap) Pop() any {
 	return x
 }
 
-// wants reports whether a resource with key k would enter the sample, so
-// that the caller builds an item only then.
+// wants reports whether a resource with key k would enter the sample or
+// is already in it (where another of its entries may replace the one
+// kept), so that the caller builds an item only then.
 func (s *sample) wants(k uint64) bool {
-	if s.seen[k] {
-		return false
-	}
-	return s.k < 0 || len(s.items) < s.k || k < s.items[0].key
+	return s.k < 0 || len(s.items) < s.k || k < s.items[0].key || s.byKey[k] != nil
 }
 
 func (s *sample) add(it *auditItem) {
+	if old := s.byKey[it.key]; old != nil {
+		if better(it, old) {
+			*old = *it // same key: the heap's order holds
+		}
+		return
+	}
 	if !s.wants(it.key) {
 		return
 	}
-	if s.seen == nil {
-		s.seen = map[uint64]bool{}
+	if s.byKey == nil {
+		s.byKey = map[uint64]*auditItem{}
 	}
-	s.seen[it.key] = true
+	s.byKey[it.key] = it
 	heap.Push(&s.items, it)
 	if s.k >= 0 && len(s.items) > s.k {
 		out := heap.Pop(&s.items).(*auditItem)
-		delete(s.seen, out.key)
+		delete(s.byKey, out.key)
 	}
 }
