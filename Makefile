@@ -21,8 +21,11 @@ GOSRC    := $(shell find . -name '*.go' -not -path './e2e/*' 2>/dev/null) $(wild
 all: check unit wasm
 
 ## serve: build the WASM app and run the static server (Ctrl-C stops it).
+# Built, then run: under go run, Ctrl-C would end in "Error 1" (go run
+# exits 1 when interrupted, whatever its program does).
 serve: wasm
-	$(GO) run ./cmd/serve --addr $(ADDR) $(SERVE_FLAGS)
+	$(GO) build -o bin/serve ./cmd/serve
+	./bin/serve --addr $(ADDR) $(SERVE_FLAGS)
 
 ## test: the whole suite, as CI runs it (.ci/run).
 test: deps-xml deps-browser check unit parity e2e

@@ -140,6 +140,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		return err
 	case <-ctx.Done():
 	}
+	fmt.Fprintln(stdout, "rscheck: stopping")
 	if ms != nil {
 		// Unsubscribe first, while the callbacks still answer the hubs'
 		// verifications; this also ends the pages' event streams, which
