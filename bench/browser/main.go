@@ -31,9 +31,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/rscheck/rscheck/bench/internal/headless"
 	"github.com/rscheck/rscheck/web"
 )
 
@@ -60,19 +59,11 @@ func main() {
 	srv := server(*static, *schemas, *peer, *list)
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(*chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true), chromedp.Flag("window-size", "1280,900"))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	browser, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	if err := chromedp.Do(browser); err != nil {
+	browser, ver, closeBrowser, err := headless.Start(*chromium)
+	if err != nil {
 		log.Fatal(err)
 	}
-	ver, _ := chromedp.Run(browser, chromedp.Evaluate[string](`navigator.userAgent`))
+	defer closeBrowser()
 	st, _ := os.Stat(*list)
 	fmt.Printf("browser: %s\ndocument: %s (%.1f MB)\n\n", ver, *list, float64(st.Size())/1e6)
 
@@ -105,7 +96,7 @@ func main() {
 	// (b) and (c) Validating the document, watching the main thread.
 	tab, cancel := chromedp.NewContext(browser)
 	defer cancel()
-	quiet(tab)
+	must(headless.Quiet(tab))
 	must(chromedp.Do(tab, chromedp.Navigate(b.base+"/bench/bench.html"),
 		chromedp.Poll[chromedp.Void](`document.body.dataset.ready === 'true'`)))
 	must1(chromedp.Run(tab, chromedp.Evaluate[float64](`bench.rscheckWorker()`, chromedp.EvalAwaitPromise)))
@@ -150,24 +141,13 @@ type bench struct {
 	base    string
 }
 
-// quiet turns off what chromedp enables in a tab and a user's browser
-// does not do: the Network domain, with which DevTools keeps a copy of
-// every response body (the 8 MB module and the 13 MB document included),
-// slowing the very downloads measured.
-func quiet(ctx context.Context) {
-	must(chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, network.Disable, cdp.Empty{})
-		return err
-	})))
-}
-
 // samples runs f n times, each in a fresh tab.
 func (b *bench) samples(n int, f func(ctx context.Context) float64) []float64 {
 	var out []float64
 	for range n {
 		ctx, cancel := chromedp.NewContext(b.browser)
 		ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
-		quiet(ctx)
+		must(headless.Quiet(ctx))
 		out = append(out, f(ctx))
 		cancelT()
 		chromedp.Cancel(ctx)
@@ -181,7 +161,7 @@ func (b *bench) samples(n int, f func(ctx context.Context) float64) []float64 {
 func (b *bench) pageFlow(n int, list string) []watch {
 	ctx, cancel := chromedp.NewContext(b.browser)
 	defer cancel()
-	quiet(ctx)
+	must(headless.Quiet(ctx))
 	must(chromedp.Do(ctx, chromedp.Navigate(b.base+"/"),
 		chromedp.Poll[chromedp.Void](`document.body.dataset.state === 'ready'`, chromedp.WithPollingTimeout(time.Minute))))
 	var out []watch

@@ -59,9 +59,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/rscheck/rscheck/bench/internal/headless"
 	"github.com/rscheck/rscheck/explorer/monitor/monitortest"
 	"github.com/rscheck/rscheck/web"
 )
@@ -116,19 +115,11 @@ func run(n int, mode string, warmup int, timeout time.Duration, chromium, csvPat
 	}()
 	srv.Config.Handler = web.WithMonitor(app, ms)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true), chromedp.Flag("window-size", "1280,900"))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	browser, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	if err := chromedp.Do(browser); err != nil {
+	browser, ua, closeBrowser, err := headless.Start(chromium)
+	if err != nil {
 		return fmt.Errorf("starting %s: %w", chromium, err)
 	}
-	ua, _ := chromedp.Run(browser, chromedp.Evaluate[string](`navigator.userAgent`))
+	defer closeBrowser()
 
 	fmt.Printf("%s, %d CPU (nproc), %s %s/%s\n", time.Now().Format(time.DateTime), runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Printf("uptime: %s\n", uptime())
@@ -232,12 +223,7 @@ func measure(browser context.Context, base string, hub *monitortest.Hub, src *mo
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	defer chromedp.Cancel(ctx)
-	// chromedp enables DevTools' Network domain, which reports every
-	// Server-Sent Event to DevTools: a cost no user's browser pays.
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, network.Disable, cdp.Empty{})
-		return err
-	})); err != nil {
+	if err := headless.Quiet(ctx); err != nil {
 		return err
 	}
 	go func() { // the page's own troubles, if any
