@@ -221,6 +221,7 @@ type reportConfig struct {
 	schemas        []string
 	maxPerRule     int
 	noColor        bool
+	docBase        string
 }
 
 // register defines the shared flags in fs.
@@ -234,6 +235,16 @@ func (c *reportConfig) register(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&c.maxPerRule, "max-per-rule", 1000, "show at most `n` findings per rule and document; 0 shows all")
 	fs.BoolVar(&c.noColor, "no-color", false, "never colour the text report")
+	fs.StringVar(&c.docBase, "doc-base", report.DefaultDocBase, "link each rule to `URL` followed by docs/rules.md#ID (a copy of the rule catalogue you host)")
+}
+
+// reportOptions returns how the report is written.
+func (c *reportConfig) reportOptions(e *env) report.Options {
+	return report.Options{
+		Color:   useColor(c.format, c.output, c.noColor, e.getenv("NO_COLOR"), isTerminal(e.stdout)),
+		Rules:   catalogue(),
+		DocBase: c.docBase,
+	}
 }
 
 // problem says what is wrong with the shared flags' values, or returns "".

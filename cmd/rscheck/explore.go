@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/rscheck/rscheck/explorer"
-	"github.com/rscheck/rscheck/validator/report"
 )
 
 func exploreUsage(w io.Writer) {
@@ -145,10 +144,7 @@ func runExplore(e *env, args []string) int {
 	}
 	out := res.Report()
 	out.Version = toolVersion()
-	if err := writeReport(e, c.output, c.format, out, report.Options{
-		Color: useColor(c.format, c.output, c.noColor, e.getenv("NO_COLOR"), isTerminal(e.stdout)),
-		Rules: catalogue(),
-	}); err != nil {
+	if err := writeReport(e, c.output, c.format, out, c.reportOptions(e)); err != nil {
 		e.errorf("explore", "%v", err)
 		return exitTrouble
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rscheck/rscheck/validator"
+	"github.com/rscheck/rscheck/validator/report"
 )
 
 // rscheck runs the command as main would and returns its exit status and
@@ -388,6 +389,24 @@ func TestOutputFile(t *testing.T) {
 	data, err := os.ReadFile(name)
 	if err != nil || !bytes.Contains(data, []byte("RS404")) {
 		t.Errorf("report file: %v\n%s", err, data)
+	}
+}
+
+// TestDocBase checks that --doc-base moves the rules' documentation links
+// of the reports, and that they default to the project's catalogue.
+func TestDocBase(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, report.DefaultDocBase + "docs/rules.md#rs404"},
+		{[]string{"--doc-base", "https://docs.example.org/rscheck/"}, "https://docs.example.org/rscheck/docs/rules.md#rs404"},
+	} {
+		args := append([]string{"validate", "--format", "html"}, c.args...)
+		_, out, _ := rscheck(t, "", append(args, "testdata/bad.xml")...)
+		if !strings.Contains(out, `href="`+c.want+`"`) {
+			t.Errorf("%v: no link to %s in the HTML report", c.args, c.want)
+		}
 	}
 }
 

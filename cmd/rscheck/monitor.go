@@ -18,7 +18,6 @@ import (
 	"github.com/rscheck/rscheck/explorer"
 	"github.com/rscheck/rscheck/explorer/monitor"
 	"github.com/rscheck/rscheck/validator"
-	"github.com/rscheck/rscheck/validator/report"
 )
 
 func monitorUsage(w io.Writer) {
@@ -207,10 +206,7 @@ func runMonitor(e *env, args []string) int {
 	res := m.Result()
 	res.Version = toolVersion()
 	pr.printf("%s: %s", plural(res.Summary.Documents, "document"), verdict(&validator.Report{Errors: res.Summary.Errors, Warnings: res.Summary.Warnings, Infos: res.Summary.Infos}))
-	if err := writeReport(e, c.output, c.format, res, report.Options{
-		Color: useColor(c.format, c.output, c.noColor, e.getenv("NO_COLOR"), isTerminal(e.stdout)),
-		Rules: catalogue(),
-	}); err != nil {
+	if err := writeReport(e, c.output, c.format, res, c.reportOptions(e)); err != nil {
 		e.errorf("monitor", "%v", err)
 		return exitTrouble
 	}

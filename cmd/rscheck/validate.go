@@ -126,10 +126,7 @@ func runValidate(e *env, args []string) int {
 			_ = src(func(r io.Reader) error { return res.AddExcerpts(i, r) })
 		}
 	}
-	if err := writeReport(e, c.output, c.format, res, report.Options{
-		Color: useColor(c.format, c.output, c.noColor, e.getenv("NO_COLOR"), isTerminal(e.stdout)),
-		Rules: catalogue(),
-	}); err != nil {
+	if err := writeReport(e, c.output, c.format, res, c.reportOptions(e)); err != nil {
 		e.errorf("validate", "%v", err)
 		return exitTrouble
 	}
