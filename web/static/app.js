@@ -40,6 +40,8 @@ const EXAMPLE = `<?xml version="1.0" encoding="UTF-8"?>
 const app = {
   checker: new Checker(),
   rules: new Map(),
+  /** @type {Promise<void>} the rules above, loaded */
+  rulesLoaded: Promise.resolve(),
   /** @type {AbortController|null} */
   running: null,
   /** @type {Relay|null} */
@@ -59,8 +61,12 @@ setUpBookmarkletLink();
 const proxyKnown = detectProxy();
 app.checker.ready
   .then(async (v) => {
-    const rules = await app.checker.rules();
-    for (const r of rules) app.rules.set(r.id, r);
+    // The catalogue names and links each finding's rule: results wait for
+    // it (show), the start does not (a round trip to the worker).
+    app.rulesLoaded = app.checker.rules().then(
+      (rules) => rules.forEach((r) => app.rules.set(r.id, r)),
+      () => {}, // findings then show their rule IDs alone
+    );
     $('engine').textContent = 'Ready: paste, drop or point at your documents.';
     $('engine').classList.add('ok');
     $('version').textContent = v.version;
@@ -201,6 +207,7 @@ async function validate(inputs, sources, fragment) {
     });
     if (fragment) history.replaceState(null, '', fragment);
     else if (location.hash && !location.hash.startsWith('#bookmarklet')) history.replaceState(null, '', location.pathname);
+    await app.rulesLoaded;
     show(r, {
       fragment,
       elapsed: performance.now() - started,
@@ -242,6 +249,7 @@ async function explore(url, via) {
         $('status-text').textContent = `${phaseName(p.phase)}: ${parts.join(' · ')}${p.url ? ` — ${p.url}` : ''}`;
       },
     });
+    await app.rulesLoaded;
     show(r, {
       fragment: via === 'relay' ? null : exploreFragment(url, via),
       elapsed: performance.now() - started,
