@@ -101,12 +101,17 @@ func main() {
 		chromedp.Poll[chromedp.Void](`document.body.dataset.ready === 'true'`)))
 	must1(chromedp.Run(tab, chromedp.Evaluate[float64](`bench.rscheckWorker()`, chromedp.EvalAwaitPromise)))
 	must1(chromedp.Run(tab, chromedp.Evaluate[float64](`bench.xmllintReady()`, chromedp.EvalAwaitPromise)))
-	var ourRuns, peerRuns []watch
+	page, closePage := b.openPage()
+	defer closePage()
+	// Runs alternate, one of each in turn, so that each of rscheck's runs
+	// has a run of the peer beside it: the paired ratios below cancel the
+	// machine's drifts in speed.
+	var ourRuns, peerRuns, pageRuns []watch
 	for i := 0; i <= *runs; i++ {
 		ourRuns = append(ourRuns, must1(chromedp.Run(tab, chromedp.Evaluate[watch](`bench.rscheckValidate('/data/list.xml')`, chromedp.EvalAwaitPromise))))
 		peerRuns = append(peerRuns, must1(chromedp.Run(tab, chromedp.Evaluate[watch](`bench.xmllintValidate('/data/list.xml')`, chromedp.EvalAwaitPromise))))
+		pageRuns = append(pageRuns, b.pageCheck(page, i+1, *list))
 	}
-	pageRuns := b.pageFlow(*runs+1, *list)
 
 	fmt.Println("(b) validating the document, ms (first run; median of the others)")
 	row("rscheck worker: XSD + all rules", ms(ourRuns))
@@ -114,6 +119,8 @@ func main() {
 	row("xmllint-wasm validateXML, official XSDs", ms(peerRuns))
 	ratio("rscheck worker / xmllint-wasm", ms(ourRuns), ms(peerRuns))
 	ratio("rscheck page / xmllint-wasm", ms(pageRuns), ms(peerRuns))
+	paired("rscheck worker / xmllint-wasm, paired", ms(ourRuns), ms(peerRuns))
+	paired("rscheck page / xmllint-wasm, paired", ms(pageRuns), ms(peerRuns))
 	fmt.Printf("  verdicts: rscheck %d errors, %d warnings; xmllint-wasm valid=%v\n\n",
 		ourRuns[0].Value.Errors, ourRuns[0].Value.Warnings, peerRuns[0].Value.Valid)
 
@@ -156,39 +163,39 @@ func (b *bench) samples(n int, f func(ctx context.Context) float64) []float64 {
 	return out
 }
 
-// pageFlow chooses the document in the app's file input n times and
-// reads the page's own measure of each check, watching the main thread.
-func (b *bench) pageFlow(n int, list string) []watch {
+// openPage opens the app in a tab of its own, ready to check.
+func (b *bench) openPage() (context.Context, context.CancelFunc) {
 	ctx, cancel := chromedp.NewContext(b.browser)
-	defer cancel()
 	must(headless.Quiet(ctx))
 	must(chromedp.Do(ctx, chromedp.Navigate(b.base+"/"),
 		chromedp.Poll[chromedp.Void](`document.body.dataset.state === 'ready'`, chromedp.WithPollingTimeout(time.Minute))))
-	var out []watch
-	for i := 1; i <= n; i++ {
-		// DevTools evaluation is not bound by the page's CSP: install the
-		// same watcher as bench.js.
-		must(chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => {
-			const w = window.__watch = {maxGap: 0, last: performance.now(), longTasks: 0, longTaskMs: 0, running: true};
-			const frame = (t) => { w.maxGap = Math.max(w.maxGap, t - w.last); w.last = t; if (w.running) requestAnimationFrame(frame); };
-			requestAnimationFrame(frame);
-			w.obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) { w.longTasks++; w.longTaskMs += e.duration; } });
-			w.obs.observe({type: 'longtask'});
-		})()`),
-			chromedp.SetUploadFiles(chromedp.ID("files"), []string{list}),
-			chromedp.Poll[chromedp.Void](fmt.Sprintf(`Number(document.body.dataset.checks || 0) >= %d && document.body.dataset.state === 'done'`, i),
-				chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute)),
-		))
-		w := must1(chromedp.Run(ctx, chromedp.Evaluate[watch](`new Promise(r => requestAnimationFrame(() => {
+	return ctx, cancel
+}
+
+// pageCheck chooses the document in the app's file input, for the page's
+// i-th check, and reads the page's own measure of it, watching the main
+// thread.
+func (b *bench) pageCheck(ctx context.Context, i int, list string) watch {
+	// DevTools evaluation is not bound by the page's CSP: install the
+	// same watcher as bench.js.
+	must(chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+		const w = window.__watch = {maxGap: 0, last: performance.now(), longTasks: 0, longTaskMs: 0, running: true};
+		const frame = (t) => { w.maxGap = Math.max(w.maxGap, t - w.last); w.last = t; if (w.running) requestAnimationFrame(frame); };
+		requestAnimationFrame(frame);
+		w.obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) { w.longTasks++; w.longTaskMs += e.duration; } });
+		w.obs.observe({type: 'longtask'});
+	})()`),
+		chromedp.SetUploadFiles(chromedp.ID("files"), []string{list}),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`Number(document.body.dataset.checks || 0) >= %d && document.body.dataset.state === 'done'`, i),
+			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute)),
+	))
+	return must1(chromedp.Run(ctx, chromedp.Evaluate[watch](`new Promise(r => requestAnimationFrame(() => {
 			const w = window.__watch; w.running = false; w.obs.disconnect();
 			const m = performance.getEntriesByName('rscheck-check').at(-1);
 			const c = document.querySelector('#results .counts').dataset;
 			r({MS: m.duration, MaxFrameGap: w.maxGap, LongTasks: w.longTasks, LongTaskMS: w.longTaskMs,
 			   Value: {Valid: +c.errors === 0, Errors: +c.errors, Warnings: +c.warnings}});
 		}))`, chromedp.EvalAwaitPromise)))
-		out = append(out, w)
-	}
-	return out
 }
 
 func ms(ws []watch) []float64 {
@@ -211,6 +218,20 @@ func median(xs []float64) float64 {
 
 func row(name string, xs []float64) {
 	fmt.Printf("  %-42s %8.0f  %8.0f\n", name, xs[0], median(xs))
+}
+
+// paired prints the median of the ratios of runs made side by side, the
+// first excepted.
+func paired(name string, a, b []float64) {
+	var rs []float64
+	for i := 1; i < len(a) && i < len(b); i++ {
+		rs = append(rs, a[i]/b[i])
+	}
+	if len(rs) == 0 {
+		return
+	}
+	slices.Sort(rs)
+	fmt.Printf("  %-42s %8s  %8.2f  (%.2f–%.2f)\n", name, "", rs[len(rs)/2], rs[0], rs[len(rs)-1])
 }
 
 func ratio(name string, a, b []float64) {
