@@ -36,6 +36,18 @@ func (l *Link) HasRel(rel string) bool {
 	return false
 }
 
+// LinkTargets returns the targets of the links that have relation type
+// rel, in order.
+func LinkTargets(links []Link, rel string) []string {
+	var out []string
+	for i := range links {
+		if links[i].HasRel(rel) {
+			out = append(out, links[i].Target)
+		}
+	}
+	return out
+}
+
 // Param returns the value of the first parameter with the given name (case
 // insensitive), or "".
 func (l *Link) Param(name string) string {

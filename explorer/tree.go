@@ -322,15 +322,7 @@ func (c *crawler) checkChannel(ch *Channel) {
 // topicLinks checks the Link headers of a topic URI's response.
 func topicLinks(ch *Channel, resp *Response) string {
 	links, _ := ParseLinkHeader(parseURL(resp.URL), resp.Header.Values("Link"))
-	var self, hub []string
-	for _, l := range links {
-		if l.HasRel("self") {
-			self = append(self, l.Target)
-		}
-		if l.HasRel("hub") {
-			hub = append(hub, l.Target)
-		}
-	}
+	self, hub := LinkTargets(links, "self"), LinkTargets(links, "hub")
 	var missing []string
 	switch {
 	case len(self) == 0:

@@ -201,15 +201,7 @@ func deliveryHeaders(ch *Channel, h http.Header) []validator.Finding {
 		fs = append(fs, RuleDeliveryContentType.Finding(0, 0, "", "the delivery's Content-Type is %q; a hub delivers a notification with Content-Type application/xml", clip(ct, 100)))
 	}
 	links, _ := explorer.ParseLinkHeader(parseURL(ch.Topic), h.Values("Link"))
-	var self, hub []string
-	for _, l := range links {
-		if l.HasRel("self") {
-			self = append(self, l.Target)
-		}
-		if l.HasRel("hub") {
-			hub = append(hub, l.Target)
-		}
-	}
+	self, hub := explorer.LinkTargets(links, "self"), explorer.LinkTargets(links, "hub")
 	switch {
 	case len(self) == 0:
 		fs = append(fs, RuleDeliverySelf.Finding(0, 0, "", "the delivery has no Link rel=\"self\"; a hub's delivery links to the topic URI (%s) with rel=\"self\"", ch.Topic))
