@@ -92,8 +92,8 @@ func (s *server) explore(ctx context.Context, id safejs.Value, k string, data sa
 	res.Version = version()
 	s.results.put(k, res)
 
-	var js strings.Builder
-	if err := report.WriteJSON(&js, res, report.Options{}); err != nil {
+	msg, err := resultMessage(res, data)
+	if err != nil {
 		return nil, err
 	}
 	info := obj{
@@ -117,14 +117,7 @@ func (s *server) explore(ctx context.Context, id safejs.Value, k string, data sa
 			"unreachable": a.Unreachable, "mismatches": a.Mismatches, "byRule": byRule,
 		}
 	}
-	msg := obj{"type": "result", "json": js.String(), "explore": info}
-	if flag(data, "html") {
-		var html strings.Builder
-		if err := report.WriteHTML(&html, res, report.Options{Rules: catalogue()}); err != nil {
-			return nil, err
-		}
-		msg["html"] = html.String()
-	}
+	msg["explore"] = info
 	return msg, nil
 }
 

@@ -118,23 +118,8 @@ func (jsFetcher) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Re
 		}
 		return nil, classify(req.URL, fmt.Errorf("fetch: %w", err))
 	}
-	status, _ := num(res, "status")
-	resp := &explorer.Response{URL: req.URL, StatusCode: int(status), Header: explorer.Header{}, ContentLength: -1}
-	if u := str(res, "url"); u != "" {
-		resp.URL = u
-	}
-	pairs, err := get(self, "Array").Call("from", get(res, "headers"))
-	if err == nil {
-		n, _ := pairs.Length()
-		for i := range n {
-			pair, _ := pairs.Index(i)
-			k, _ := pair.Index(0)
-			v, _ := pair.Index(1)
-			ks, _ := k.String()
-			vs, _ := v.String()
-			resp.Header.Add(ks, vs)
-		}
-	}
+	pairs, _ := get(self, "Array").Call("from", get(res, "headers"))
+	resp := startResponse(req.URL, res, pairs)
 	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
 		resp.Header.Del("Content-Encoding")
 		resp.Header.Del("Content-Length")
@@ -309,22 +294,7 @@ func (r *relay) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Res
 	if msg := str(data, "error"); msg != "" {
 		return nil, classify(req.URL, errors.New(msg))
 	}
-	status, _ := num(data, "status")
-	resp := &explorer.Response{URL: req.URL, StatusCode: int(status), Header: explorer.Header{}, ContentLength: -1}
-	if u := str(data, "url"); u != "" {
-		resp.URL = u
-	}
-	headers := get(data, "headers")
-	if n, err := headers.Length(); err == nil {
-		for i := range n {
-			pair, _ := headers.Index(i)
-			k, _ := pair.Index(0)
-			v, _ := pair.Index(1)
-			ks, _ := k.String()
-			vs, _ := v.String()
-			resp.Header.Add(ks, vs)
-		}
-	}
+	resp := startResponse(req.URL, data, get(data, "headers"))
 	var body []byte
 	if b := get(data, "body"); !b.IsUndefined() && !b.IsNull() {
 		var err error
@@ -346,4 +316,29 @@ func (r *relay) Fetch(ctx context.Context, req *explorer.Request) (*explorer.Res
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, nil
+}
+
+// startResponse begins the Response to a request for reqURL from a reply
+// with a status, a final url and headers as [name, value] pairs: a Fetch
+// Response (its headers through Array.from) or a relay's reply. Headers
+// that cannot be read are left out.
+func startResponse(reqURL string, reply, pairs safejs.Value) *explorer.Response {
+	status, _ := num(reply, "status")
+	resp := &explorer.Response{URL: reqURL, StatusCode: int(status), Header: explorer.Header{}, ContentLength: -1}
+	if u := str(reply, "url"); u != "" {
+		resp.URL = u
+	}
+	n, err := pairs.Length()
+	if err != nil {
+		return resp
+	}
+	for i := range n {
+		pair, _ := pairs.Index(i)
+		k, _ := pair.Index(0)
+		v, _ := pair.Index(1)
+		ks, _ := k.String()
+		vs, _ := v.String()
+		resp.Header.Add(ks, vs)
+	}
+	return resp
 }

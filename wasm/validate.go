@@ -91,11 +91,22 @@ func (s *server) validate(ctx context.Context, id safejs.Value, k string, data s
 	}
 	s.results.put(k, res)
 
+	msg, err := resultMessage(res, data)
+	if err != nil {
+		return nil, err
+	}
+	msg["documents"] = meta
+	return msg, nil
+}
+
+// resultMessage is the reply to a check: the result as JSON, and as the
+// HTML report too when the request asks for it ("html": true).
+func resultMessage(res *report.Result, data safejs.Value) (obj, error) {
 	var js strings.Builder
 	if err := report.WriteJSON(&js, res, report.Options{}); err != nil {
 		return nil, err
 	}
-	msg := obj{"type": "result", "json": js.String(), "documents": meta}
+	msg := obj{"type": "result", "json": js.String()}
 	if flag(data, "html") {
 		var html strings.Builder
 		if err := report.WriteHTML(&html, res, report.Options{Rules: catalogue()}); err != nil {
