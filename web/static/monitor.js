@@ -14,7 +14,7 @@
 // IDs) and data-errors.
 
 import { el, extLink, plural, download } from './dom.js';
-import { kindName } from './results.js';
+import { kindName, findingCells, findingsTable as findingsTableOf } from './results.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -753,46 +753,10 @@ function notificationRow(kind, ev) {
  * line, rule with its name and documentation, message, specification.
  */
 function findingsTable(findings, caption) {
-  const tbody = el('tbody');
-  for (const f of findings) {
-    const r = ui.rules.get(f.rule);
-    const ruleCell = el('td', { class: 'rule' }, r?.docURL ? extLink(r.docURL, f.rule) : f.rule);
-    if (r) ruleCell.append(el('span', { class: 'rule-name' }, r.name));
-    const msg = el('td', { class: 'msg' }, el('span', {}, f.message));
-    if (f.path) msg.append(el('code', { class: 'path' }, f.path));
-    const spec = el('td', { class: 'spec' });
-    if (f.spec) spec.append(f.specURL ? extLink(f.specURL, `§ ${f.spec}`) : `§ ${f.spec}`);
-    tbody.append(
-      el(
-        'tr',
-        { class: `finding ${f.severity}`, 'data-severity': f.severity, 'data-rule': f.rule, 'data-line': f.line },
-        el('td', {}, el('span', { class: `badge ${f.severity}` }, f.severity)),
-        el('td', { class: 'where' }, f.line ? (f.column ? `${f.line}:${f.column}` : String(f.line)) : '—'),
-        ruleCell,
-        msg,
-        spec,
-      ),
-    );
-  }
-  return el(
-    'div',
-    { class: 'table-wrap' },
-    el(
-      'table',
-      { class: 'findings' },
-      el('caption', { class: 'visually-hidden' }, caption),
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          ...['Severity', 'Line', 'Rule', 'Message', 'Spec'].map((h) => el('th', { scope: 'col' }, h)),
-        ),
-      ),
-      tbody,
-    ),
+  const rows = findings.map((f) =>
+    el('tr', { class: `finding ${f.severity}`, 'data-severity': f.severity, 'data-rule': f.rule, 'data-line': f.line }, ...findingCells(f, ui.rules)),
   );
+  return el('div', { class: 'table-wrap' }, findingsTableOf(caption, el('tbody', {}, ...rows)));
 }
 
 // ---- actions ----

@@ -120,6 +120,42 @@ function badge(sev, text, n) {
   return el('span', { class: n === 0 ? `badge ${sev} zero` : `badge ${sev}` }, text);
 }
 
+/**
+ * The cells of a finding's row in a findings table: severity, line:column,
+ * rule (linked to its documentation), message with path, spec section.
+ *
+ * @param {object} f a finding of the JSON report
+ * @param {Map<string, object>} rules the rule catalogue, by ID
+ * @returns {HTMLTableCellElement[]}
+ */
+export function findingCells(f, rules) {
+  const r = rules.get(f.rule);
+  const ruleCell = el('td', { class: 'rule' }, r?.docURL ? extLink(r.docURL, f.rule) : f.rule);
+  if (r) ruleCell.append(el('span', { class: 'rule-name' }, r.name));
+  const msg = el('td', { class: 'msg' }, el('span', {}, f.message));
+  if (f.path) msg.append(el('code', { class: 'path' }, f.path));
+  const spec = el('td', { class: 'spec' });
+  if (f.spec) spec.append(f.specURL ? extLink(f.specURL, `§ ${f.spec}`) : `§ ${f.spec}`);
+  const where = f.line ? (f.column ? `${f.line}:${f.column}` : String(f.line)) : '—';
+  return [el('td', {}, badge(f.severity, f.severity)), el('td', { class: 'where' }, where), ruleCell, msg, spec];
+}
+
+/**
+ * A findings table of the rows in tbody.
+ *
+ * @param {string} caption what the table holds, for screen readers
+ * @param {HTMLTableSectionElement} tbody
+ */
+export function findingsTable(caption, tbody) {
+  return el(
+    'table',
+    { class: 'findings' },
+    el('caption', { class: 'visually-hidden' }, caption),
+    el('thead', {}, el('tr', {}, ...['Severity', 'Line', 'Rule', 'Message', 'Spec'].map((h) => el('th', { scope: 'col' }, h)))),
+    tbody,
+  );
+}
+
 class ResultsView {
   constructor(container, docs, opts) {
     this.container = container;
@@ -221,25 +257,7 @@ class ResultsView {
       return a;
     }
     const tbody = el('tbody');
-    const table = el(
-      'table',
-      { class: 'findings' },
-      el('caption', { class: 'visually-hidden' }, `Findings in ${d.source || `document ${i + 1}`}`),
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          el('th', { scope: 'col' }, 'Severity'),
-          el('th', { scope: 'col' }, 'Line'),
-          el('th', { scope: 'col' }, 'Rule'),
-          el('th', { scope: 'col' }, 'Message'),
-          el('th', { scope: 'col' }, 'Spec'),
-        ),
-      ),
-      tbody,
-    );
+    const table = findingsTable(`Findings in ${d.source || `document ${i + 1}`}`, tbody);
     const srcBox = el('div', { class: 'source-box' });
     const rows = (from, to) => {
       for (let k = from; k < to; k++) tbody.append(this.row(findings[k], i, srcBox));
@@ -265,16 +283,6 @@ class ResultsView {
   }
 
   row(f, doc, srcBox) {
-    const r = this.opts.rules.get(f.rule);
-    const where = f.line ? (f.column ? `${f.line}:${f.column}` : String(f.line)) : '—';
-    const ruleCell = el('td', { class: 'rule' });
-    if (r?.docURL) ruleCell.append(extLink(r.docURL, f.rule));
-    else ruleCell.append(f.rule);
-    if (r) ruleCell.append(el('span', { class: 'rule-name' }, r.name));
-    const specCell = el('td', { class: 'spec' });
-    if (f.spec) specCell.append(f.specURL ? extLink(f.specURL, `§ ${f.spec}`) : `§ ${f.spec}`);
-    const msg = el('td', { class: 'msg' }, el('span', {}, f.message));
-    if (f.path) msg.append(el('code', { class: 'path' }, f.path));
     const tr = el(
       'tr',
       {
@@ -285,11 +293,7 @@ class ResultsView {
         'data-line': f.line,
         'aria-label': f.line ? `${f.severity} at line ${f.line}: ${f.message}. Press Enter to show the line.` : null,
       },
-      el('td', {}, badge(f.severity, f.severity)),
-      el('td', { class: 'where' }, where),
-      ruleCell,
-      msg,
-      specCell,
+      ...findingCells(f, this.opts.rules),
     );
     if (f.line) {
       const go = (e) => {
