@@ -159,7 +159,7 @@ func NewMonitorServer(o MonitorOptions) (*MonitorServer, error) {
 		done: make(chan struct{}), janitor: make(chan struct{}),
 	}
 	s.base, s.cancel = context.WithCancel(context.Background())
-	s.rules = monitorCatalogue()
+	s.rules = monitor.Catalogue()
 	s.rulesDoc = rulesJSON(s.rules)
 
 	mux := http.NewServeMux()
@@ -821,13 +821,6 @@ func (ss *session) onEvent(ev monitor.Event) {
 }
 
 // ---- helpers ----
-
-// monitorCatalogue is every rule a monitoring session may report.
-func monitorCatalogue() []*validator.Rule {
-	all := append(append(validator.Rules(), explorer.Rules()...), monitor.Rules()...)
-	slices.SortFunc(all, func(a, b *validator.Rule) int { return strings.Compare(a.ID, b.ID) })
-	return slices.CompactFunc(all, func(a, b *validator.Rule) bool { return a.ID == b.ID })
-}
 
 // rulesJSON lists the catalogue as the page's worker does, so that the
 // page names and links the rule of each finding.

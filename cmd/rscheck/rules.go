@@ -13,7 +13,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/rscheck/rscheck/explorer"
 	"github.com/rscheck/rscheck/explorer/monitor"
 	"github.com/rscheck/rscheck/validator"
 	"github.com/rscheck/rscheck/validator/report"
@@ -22,11 +21,7 @@ import (
 // catalogue returns every rule rscheck can report, in ID order: the one
 // list that the rules and explain commands, SARIF output and
 // docs/rules.md are made from.
-func catalogue() []*validator.Rule {
-	all := append(append(validator.Rules(), explorer.Rules()...), monitor.Rules()...)
-	slices.SortFunc(all, func(a, b *validator.Rule) int { return strings.Compare(a.ID, b.ID) })
-	return all
-}
+func catalogue() []*validator.Rule { return monitor.Catalogue() }
 
 // lookup returns the rule with the given ID (in any case), or nil.
 func lookup(id string) *validator.Rule {

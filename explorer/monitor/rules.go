@@ -1,6 +1,12 @@
 package monitor
 
-import "github.com/rscheck/rscheck/validator"
+import (
+	"slices"
+	"strings"
+
+	"github.com/rscheck/rscheck/explorer"
+	"github.com/rscheck/rscheck/validator"
+)
 
 // Sections of the specifications the monitor's rules cite. The anchors
 // are those of the published HTML.
@@ -143,3 +149,14 @@ var rules = []*validator.Rule{
 // include the notification payload rules RN1xx. The slice is a copy; the
 // rules are shared and must not be modified.
 func Rules() []*validator.Rule { return append([]*validator.Rule(nil), rules...) }
+
+// Catalogue returns every rule rscheck can report, in ID order: the
+// validator's document rules, the explorer's (with the dump packages'),
+// and the monitor's. TestRules checks that their IDs are distinct. The
+// command line and cmd/serve --monitor name and document findings from
+// it; the browser's worker, which has no monitor, lists the first two.
+func Catalogue() []*validator.Rule {
+	all := append(append(validator.Rules(), explorer.Rules()...), rules...)
+	slices.SortFunc(all, func(a, b *validator.Rule) int { return strings.Compare(a.ID, b.ID) })
+	return all
+}

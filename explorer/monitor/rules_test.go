@@ -22,7 +22,10 @@ import (
 // range, and every anchor in the published specification.
 func TestRules(t *testing.T) {
 	rules := monitor.Rules()
-	all := append(append(validator.Rules(), explorer.Rules()...), rules...)
+	all := monitor.Catalogue()
+	if n := len(validator.Rules()) + len(explorer.Rules()) + len(rules); len(all) != n {
+		t.Errorf("the catalogue has %d rules, want %d", len(all), n)
+	}
 	if err := validator.CheckRegistry(all); err != nil {
 		t.Error(err)
 	}
