@@ -227,10 +227,3 @@ func attrPos(el *validator.Element, name string) pos {
 	}
 	return elemPos(el)
 }
-
-func textPos(el *validator.Element) pos {
-	if el == nil {
-		return pos{}
-	}
-	return pos{el.TextPos.Line, el.TextPos.Col, el.Path()}
-}

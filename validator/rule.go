@@ -168,7 +168,6 @@ var (
 	specChangeDump   = core("13.1", "ChangeDump")
 	specChDumpIndex  = core("13.1", "ChangeDumpIndex")
 	specChDumpMan    = core("13.2", "ChangeDumpManifest")
-	specLinking      = core("14.1", "LinkRelRevOverview")
 	specMirror       = core("14.2", "MirCon")
 	specAlternate    = core("14.3", "AltRep")
 	specPatch        = core("14.4", "PatchCon")
@@ -179,7 +178,6 @@ var (
 	specCNAdvertise  = Spec{SpecChangeNotification, "5", "AdvNotChan"}
 	specFN           = Spec{SpecFrameworkNotification, "3", "FrameworkNoti"}
 	specFNTypes      = Spec{SpecFrameworkNotification, "2.1", "NotChangeTypes"}
-	specFNAdvertise  = Spec{SpecFrameworkNotification, "5", "AdvNotChan"}
 	specSitemaps     = Spec{SpecSitemaps, "protocol", "xmlTagDefinitions"}
 	specSitemapsEnc  = Spec{SpecSitemaps, "encoding", "escaping"}
 	specXML          = Spec{SpecXML, "2", "sec-documents"}

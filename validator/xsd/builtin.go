@@ -111,15 +111,6 @@ var builtinInfo = [numBuiltins]struct {
 	bBase64Binary:       {"base64Binary", bAnySimpleType, 0},
 }
 
-// builtinByName maps local names in the XSD namespace to built-ins.
-var builtinByName = func() map[string]builtin {
-	m := make(map[string]builtin, numBuiltins)
-	for b := bAnyType; b < numBuiltins; b++ {
-		m[builtinInfo[b].name] = b
-	}
-	return m
-}()
-
 // primitive returns the primitive type b derives from (itself for a
 // primitive), which decides the value space and the applicable facets.
 func (b builtin) primitive() builtin {
@@ -131,9 +122,6 @@ func (b builtin) primitive() builtin {
 		b = base
 	}
 }
-
-// isList reports the built-in list types.
-func (b builtin) isList() bool { return builtinInfo[b].item != 0 }
 
 // stringFamily reports types whose primitive is string (whitespace facet
 // and length counted in characters).

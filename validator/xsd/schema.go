@@ -124,16 +124,6 @@ type valueConstraint struct {
 	fixedValue           value  // parsed with the (simple) type
 }
 
-func (u *attributeUse) fixed() (string, value, bool) {
-	if u.hasFixed {
-		return u.constraint, u.fixedValue, true
-	}
-	if u.decl.hasFixed {
-		return u.decl.constraint, u.decl.fixedValue, true
-	}
-	return "", value{}, false
-}
-
 func (u *attributeUse) hasConstraint() bool {
 	return u.hasDefault || u.hasFixed || u.decl.hasDefault || u.decl.hasFixed
 }

@@ -31,9 +31,6 @@ func isXMLDigit(r rune) bool {
 	return inTable(xmlDigit, r)
 }
 
-// isNameStart is libxml2's \i: Letter | '_' | ':'.
-func isNameStart(r rune) bool { return isXMLLetter(r) || r == '_' || r == ':' }
-
 // isNameChar is libxml2's \c, the XML 1.0 (4th edition) NameChar.
 func isNameChar(r rune) bool {
 	if r < 0x80 {

@@ -87,20 +87,6 @@ func setAttr(doc []byte, qname string, n int, attr, raw string) ([]byte, bool) {
 	return splice(doc, start, end, tag), true
 }
 
-// attrValue returns the raw value of attr in the n-th qname start tag.
-func attrValue(doc []byte, qname string, n int, attr string) (string, bool) {
-	start, end, ok := startTag(doc, qname, n)
-	if !ok {
-		return "", false
-	}
-	re := regexp.MustCompile(`\s` + regexp.QuoteMeta(attr) + `\s*=\s*"([^"]*)"`)
-	m := re.FindSubmatch(doc[start:end])
-	if m == nil {
-		return "", false
-	}
-	return string(m[1]), true
-}
-
 // attrNames lists the attributes of the n-th qname start tag, in order.
 func attrNames(doc []byte, qname string, n int) []string {
 	start, end, ok := startTag(doc, qname, n)
