@@ -123,7 +123,6 @@ func (m *Monitor) deny(w http.ResponseWriter, r *http.Request, s *subscription, 
 
 // servePost receives a delivery.
 func (m *Monitor) servePost(w http.ResponseWriter, r *http.Request, s *subscription) {
-	received := time.Now()
 	if s == nil {
 		m.refuse(w, r, nil, http.StatusNotFound, true, "a delivery to a callback URL the monitor never gave a hub")
 		return
@@ -166,7 +165,7 @@ func (m *Monitor) servePost(w http.ResponseWriter, r *http.Request, s *subscript
 		m.refuse(w, r, s, http.StatusBadRequest, false, "a delivery for %s whose body could not be read: %v", s.ch.Topic, err)
 		return
 	}
-	received = time.Now()
+	received := time.Now() // the whole body is in
 
 	m.mu.Lock()
 	s.seq++
