@@ -189,30 +189,28 @@ func (s *Scanner) scanComment(tok, i int) (int, error) {
 	if s.scanKey == i-tok+1 && s.scanFrom > from-tok {
 		from = tok + s.scanFrom
 	}
-	for {
-		j := bytes.Index(s.buf[from:s.w], dashDash)
-		if j < 0 {
-			if s.rerr == io.EOF {
-				if _, err := s.chars(i+4, s.w, "comment"); err != nil {
-					return 0, err
-				}
+	j := bytes.Index(s.buf[from:s.w], dashDash)
+	if j < 0 {
+		if s.rerr == io.EOF {
+			if _, err := s.chars(i+4, s.w, "comment"); err != nil {
+				return 0, err
 			}
-			s.scanFrom, s.scanKey = max(s.w-1, i+4)-tok, i-tok+1
-			return 0, s.short(s.w, "comment")
 		}
-		k := from + j
-		if k+2 >= s.w {
-			s.scanFrom, s.scanKey = k-tok, i-tok+1
-			return 0, s.short(s.w, "comment")
-		}
-		if s.buf[k+2] == '>' {
-			return k + 3, nil
-		}
-		if _, err := s.chars(i+4, k, "comment"); err != nil {
-			return 0, err // an earlier error comes first
-		}
-		return 0, s.errAt(k, "\"--\" is not allowed inside a comment")
+		s.scanFrom, s.scanKey = max(s.w-1, i+4)-tok, i-tok+1
+		return 0, s.short(s.w, "comment")
 	}
+	k := from + j
+	if k+2 >= s.w {
+		s.scanFrom, s.scanKey = k-tok, i-tok+1
+		return 0, s.short(s.w, "comment")
+	}
+	if s.buf[k+2] == '>' {
+		return k + 3, nil
+	}
+	if _, err := s.chars(i+4, k, "comment"); err != nil {
+		return 0, err // an earlier error comes first
+	}
+	return 0, s.errAt(k, "\"--\" is not allowed inside a comment")
 }
 
 var dashDash = []byte("--")
