@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/rscheck/rscheck/explorer/dump"
 	"github.com/rscheck/rscheck/explorer/explorertest"
 )
 
@@ -183,6 +184,12 @@ func TestUploadDefective(t *testing.T) {
 	}
 	if fs := pageFindings(t, ctx); fmt.Sprint(fs) != fmt.Sprint(want) {
 		t.Fatalf("findings %+v, want %+v", fs, want)
+	}
+	// The worker's catalogue names each finding's rule and links it to its
+	// documentation.
+	rule := eval[[]string](t, ctx, `(c => [c.querySelector('.rule-name')?.textContent ?? '', c.querySelector('a')?.getAttribute('href') ?? ''])(document.querySelector('tr.finding[data-rule="RD105"] td.rule'))`)
+	if rule[0] != dump.RuleBitstreamHash.Name || !strings.HasSuffix(rule[1], "docs/rules.md#rd105") {
+		t.Errorf("rule cell of RD105: name %q, link %q; want %q and the catalogue entry", rule[0], rule[1], dump.RuleBitstreamHash.Name)
 	}
 	// The filters: by severity, then by rule.
 	visible := func() int { return eval[int](t, ctx, `document.querySelectorAll('tr.finding:not([hidden])').length`) }

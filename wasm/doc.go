@@ -25,7 +25,7 @@
 // describes the message shapes in full; in short:
 //
 //	→ {type:"version", id}                              ← {type:"version", id, version, go}
-//	→ {type:"rules", id}                                ← {type:"rules", id, rules:[…]}
+//	→ {type:"rules", id}                                ← {type:"rules", id, json:"[…]"}
 //	→ {type:"validate", id, inputs:[{input, name}], options, html}
 //	                                                    ← {type:"progress", …}* then {type:"result", id, json, documents, html?}
 //	→ {type:"explore", id, url, options, via, proxy}    ← {type:"progress", …}* then {type:"result", id, json, explore}

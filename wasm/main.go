@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -191,21 +192,14 @@ func catalogue() []*validator.Rule {
 }
 
 // rulesMessage lists the catalogue, so that the page can name and link
-// the rule of each finding.
+// the rule of each finding: as JSON, one string for the page to parse
+// rather than an object per rule built through the JS bridge.
 func rulesMessage() (obj, error) {
-	var list []any
-	for _, r := range catalogue() {
-		list = append(list, obj{
-			"id":       r.ID,
-			"name":     r.Name,
-			"severity": r.Severity.String(),
-			"spec":     r.Spec.Label(),
-			"specURL":  r.Spec.URL(),
-			"doc":      r.Doc,
-			"docURL":   report.DefaultDocBase + r.DocURL(),
-		})
+	b, err := json.Marshal(report.RuleInfos(catalogue()))
+	if err != nil {
+		return nil, err
 	}
-	return obj{"type": "rules", "rules": list}, nil
+	return obj{"type": "rules", "json": string(b)}, nil
 }
 
 // resultCache keeps the latest results, so that the page can have them

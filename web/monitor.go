@@ -825,20 +825,7 @@ func (ss *session) onEvent(ev monitor.Event) {
 // rulesJSON lists the catalogue as the page's worker does, so that the
 // page names and links the rule of each finding.
 func rulesJSON(rules []*validator.Rule) []byte {
-	type rule struct {
-		ID       string `json:"id"`
-		Name     string `json:"name"`
-		Severity string `json:"severity"`
-		Spec     string `json:"spec"`
-		SpecURL  string `json:"specURL"`
-		Doc      string `json:"doc"`
-		DocURL   string `json:"docURL"`
-	}
-	list := make([]rule, 0, len(rules))
-	for _, r := range rules {
-		list = append(list, rule{r.ID, r.Name, r.Severity.String(), r.Spec.Label(), r.Spec.URL(), r.Doc, report.DefaultDocBase + r.DocURL()})
-	}
-	b, _ := json.Marshal(list)
+	b, _ := json.Marshal(report.RuleInfos(rules))
 	return b
 }
 

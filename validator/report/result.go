@@ -214,3 +214,25 @@ func plural(n int, noun string) string {
 func notShown(n int, rule string) string {
 	return plural(n, "more "+rule+" finding") + " not shown"
 }
+
+// RuleInfo is what the browser app shows of a rule: the JSON shape of the
+// catalogue that the page's worker and cmd/serve --monitor give it, so
+// that it can name and link the rule of each finding.
+type RuleInfo struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Severity string `json:"severity"`
+	Spec     string `json:"spec"`
+	SpecURL  string `json:"specURL"`
+	Doc      string `json:"doc"`
+	DocURL   string `json:"docURL"`
+}
+
+// RuleInfos describes rules, their documentation under DefaultDocBase.
+func RuleInfos(rules []*validator.Rule) []RuleInfo {
+	out := make([]RuleInfo, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, RuleInfo{r.ID, r.Name, r.Severity.String(), r.Spec.Label(), r.Spec.URL(), r.Doc, DefaultDocBase + r.DocURL()})
+	}
+	return out
+}

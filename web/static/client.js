@@ -171,7 +171,7 @@ export class Checker {
    * @returns {Promise<object[]>}
    */
   async rules() {
-    return (await this.#request({ type: 'rules' })).rules;
+    return JSON.parse((await this.#request({ type: 'rules' })).json);
   }
 
   /** Stops the worker; pending requests fail. */
